@@ -1,0 +1,176 @@
+import { digest } from "../canonical/index.js";
+import type { RunContext } from "../context/index.js";
+import { RunError } from "../errors/index.js";
+import type { ErrorInfo } from "../events/index.js";
+import { RunLog, type RunStore } from "../journal/index.js";
+import { toolSpec } from "../tools/index.js";
+import type { AgentDefinition } from "./definition.js";
+import { modelStep } from "./model-step.js";
+import { runPendingCalls } from "./tool-batch.js";
+
+export interface TurnOutcome {
+  runId: string;
+  status: "completed" | "failed" | "waiting";
+  output: string;
+  error?: ErrorInfo;
+  /** Calls waiting for a decision when status is "waiting". */
+  pending: { callId: string; tool: string; roles: string[] }[];
+}
+
+export interface TurnOptions {
+  signal?: AbortSignal;
+  onTextDelta?: (delta: string) => void;
+}
+
+/** What identifies an agent's behaviour: a change here is a change replay should notice. */
+export function agentDigest(agent: AgentDefinition): string {
+  return digest({
+    name: agent.name,
+    system: agent.system ?? null,
+    maxSteps: agent.maxSteps,
+    model: { provider: agent.model.provider, model: agent.model.model },
+    tools: agent.tools.map(toolSpec),
+    sampling: agent.sampling ?? {},
+  });
+}
+
+/**
+ * One run of an agent: `send` adds a user turn and drives the loop until the turn completes,
+ * fails or waits for a decision. All state is read back from the log, so a run opened from
+ * the store continues exactly where it stopped.
+ */
+export class AgentRun {
+  readonly agent: AgentDefinition;
+  readonly log: RunLog;
+  readonly #context: RunContext;
+
+  private constructor(agent: AgentDefinition, log: RunLog, context: RunContext) {
+    this.agent = agent;
+    this.log = log;
+    this.#context = context;
+  }
+
+  static start(
+    agent: AgentDefinition,
+    options: { store: RunStore; context: RunContext; runId?: string; parent?: { runId: string; callId: string } },
+  ): AgentRun {
+    const runId = options.runId ?? options.context.ids.runId();
+    const log = RunLog.create(runId, options.store, options.context.clock);
+    log.append<"run.started">({
+      type: "run.started",
+      agent: { name: agent.name, digest: agentDigest(agent) },
+      model: { provider: agent.model.provider, model: agent.model.model },
+      seed: options.context.seed,
+      config: agent.config ?? null,
+      ...(options.parent ? { parent: options.parent } : {}),
+    });
+    return new AgentRun(agent, log, options.context);
+  }
+
+  static open(agent: AgentDefinition, runId: string, options: { store: RunStore; context: RunContext }): AgentRun {
+    const log = RunLog.open(runId, options.store, options.context.clock);
+    if (log.events.length === 0) throw new RunError("run_not_found", `no run with id ${runId} in this store`, { runId });
+    return new AgentRun(agent, log, options.context);
+  }
+
+  get runId(): string {
+    return this.log.runId;
+  }
+
+  async send(message: string, options: TurnOptions = {}): Promise<TurnOutcome> {
+    const status = this.log.state.status;
+    if (status === "waiting") {
+      throw new RunError("run_waiting", "the run is waiting for an approval; decide it and resume before sending another message", {
+        runId: this.runId,
+      });
+    }
+    this.log.append<"message">({ type: "message", role: "user", content: message });
+    return this.#drive(options);
+  }
+
+  /** Continues a paused or interrupted run from its log. */
+  async resume(options: TurnOptions = {}): Promise<TurnOutcome> {
+    const status = this.log.state.status;
+    if (status === "completed" || status === "failed") return this.#outcome();
+    if (status === "waiting") this.log.append<"run.resumed">({ type: "run.resumed" });
+    return this.#drive(options);
+  }
+
+  async #drive(options: TurnOptions): Promise<TurnOutcome> {
+    const controller = new AbortController();
+    const signal = options.signal ?? controller.signal;
+    for (;;) {
+      if (signal.aborted) return this.#finish("failed", { code: "aborted", message: "the run was aborted" });
+      const batch = await runPendingCalls(this.agent, this.log, signal);
+      if (batch.paused) {
+        this.log.append<"run.paused">({ type: "run.paused", reason: "approval", pending: batch.pending });
+        return this.#outcome();
+      }
+      if (this.log.state.turnSteps >= this.agent.maxSteps) {
+        return this.#finish("failed", {
+          code: "max_steps",
+          message: `the agent used its ${this.agent.maxSteps} step(s) without finishing the turn`,
+        });
+      }
+      const step = await modelStep({
+        agent: this.agent,
+        log: this.log,
+        random: this.#context.random,
+        sleep: (ms) => this.#context.clock.sleep(ms),
+        signal,
+        ...(options.onTextDelta ? { onTextDelta: options.onTextDelta } : {}),
+      });
+      if (!step.ok) return this.#finish("failed", step.error);
+      const { response } = step;
+      if (response.toolCalls.length === 0) return this.#finish("completed");
+      this.log.appendAll(
+        response.toolCalls.map((call) => {
+          const parsed = parseArguments(call.arguments);
+          return {
+            type: "tool.requested" as const,
+            step: this.log.state.steps,
+            callId: call.id,
+            name: call.name,
+            ...(parsed.ok ? { args: parsed.value } : { rawArgs: call.arguments }),
+          };
+        }),
+      );
+    }
+  }
+
+  #finish(status: "completed" | "failed", error?: ErrorInfo): TurnOutcome {
+    const state = this.log.state;
+    this.log.append<"run.finished">({
+      type: "run.finished",
+      status,
+      output: status === "completed" ? state.output : "",
+      ...(error ? { error } : {}),
+      usage: state.usage,
+      cost: state.cost,
+      steps: state.steps,
+    });
+    return this.#outcome();
+  }
+
+  #outcome(): TurnOutcome {
+    const state = this.log.state;
+    const status = state.status === "running" || state.status === "new" ? "failed" : state.status;
+    const lastPause = [...this.log.events].reverse().find((event) => event.type === "run.paused");
+    return {
+      runId: this.runId,
+      status,
+      output: state.output,
+      ...(state.error ? { error: state.error } : {}),
+      pending: status === "waiting" && lastPause?.type === "run.paused" ? lastPause.pending : [],
+    };
+  }
+}
+
+function parseArguments(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === "") return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}

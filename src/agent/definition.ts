@@ -1,0 +1,31 @@
+import type { JsonValue } from "../canonical/index.js";
+import type { LanguageModel, Usage } from "../providers/model.js";
+import type { AnyTool } from "../tools/index.js";
+import type { CallGate } from "./gate.js";
+
+export interface Sampling {
+  temperature?: number;
+  maxTokens?: number;
+  seed?: number;
+}
+
+/** Everything that decides how an agent behaves. Built from YAML config or in code. */
+export interface AgentDefinition {
+  name: string;
+  system?: string;
+  /** Model calls allowed per user turn. */
+  maxSteps: number;
+  model: LanguageModel;
+  tools: readonly AnyTool[];
+  sampling?: Sampling;
+  /** Retries of a retryable provider failure (429, 5xx, timeout), each one logged. */
+  maxRetries?: number;
+  /** Backoff before retry n (1-based) when the provider sends no retry-after. */
+  retryBaseMs?: number;
+  /** Price of one model call in US dollars, or null when unknown. */
+  cost?: (model: string, usage: Usage) => number | null;
+  /** Decides, before anything runs, whether each call of a batch may run (policy, approvals). */
+  gate?: CallGate;
+  /** The configuration as recorded in `run.started`, secrets already redacted. */
+  config?: JsonValue;
+}

@@ -1,0 +1,2 @@
+export { canonicalJson, canonicalize, type JsonValue } from "./canonical-json.js";
+export { sha256, digest } from "./hash.js";

@@ -1,0 +1,149 @@
+/**
+ * One error style for all of Retrace: a stable machine-readable `code`, a message a user can
+ * act on, and the place the problem was found (file, config path, run and seq, bundle entry).
+ */
+export interface ErrorPlace {
+  file?: string;
+  path?: string;
+  runId?: string;
+  seq?: number;
+  entry?: string;
+  callId?: string;
+}
+
+export class RetraceError extends Error {
+  readonly code: string;
+  readonly place: ErrorPlace;
+
+  constructor(code: string, message: string, place: ErrorPlace = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.place = place;
+  }
+
+  /** The message with its place, as a CLI prints it. */
+  describe(): string {
+    const where = describePlace(this.place);
+    return where ? `${where}: ${this.message}` : this.message;
+  }
+
+  toJSON(): { code: string; message: string; place: ErrorPlace } {
+    return { code: this.code, message: this.message, place: this.place };
+  }
+}
+
+export function describePlace(place: ErrorPlace): string {
+  const parts: string[] = [];
+  if (place.file) parts.push(place.file);
+  if (place.path) parts.push(place.path);
+  if (place.runId) parts.push(`run ${place.runId}`);
+  if (place.seq !== undefined) parts.push(`seq ${place.seq}`);
+  if (place.callId) parts.push(`call ${place.callId}`);
+  if (place.entry) parts.push(`entry ${place.entry}`);
+  return parts.join(" ");
+}
+
+/** A value that canonical JSON cannot carry without changing it (NaN, BigInt, a cycle, ...). */
+export class CanonicalJsonError extends RetraceError {
+  constructor(message: string, path: string) {
+    super("canonical_json", message, { path });
+  }
+}
+
+/** Config file problems: unreadable, malformed YAML, a schema violation, an unknown key. */
+export class ConfigError extends RetraceError {
+  constructor(message: string, place: ErrorPlace) {
+    super("config_invalid", message, place);
+  }
+}
+
+/** Another writer appended to the run first, or the caller skipped a seq. */
+export class SeqConflictError extends RetraceError {
+  readonly expected: number;
+  readonly actual: number;
+  constructor(runId: string, expected: number, actual: number) {
+    super(
+      "seq_conflict",
+      `cannot append seq ${expected}: the run's log ends at seq ${actual}` +
+        (expected <= actual ? " (another writer appended first)" : " (that would leave a gap)"),
+      { runId, seq: expected },
+    );
+    this.expected = expected;
+    this.actual = actual;
+  }
+}
+
+export class StoreError extends RetraceError {
+  constructor(code: "store_version" | "store_corrupt" | "store_open" | "run_not_found", message: string, place: ErrorPlace = {}) {
+    super(code, message, place);
+  }
+}
+
+/** A scripted model was asked for more responses than its script holds. */
+export class ScriptExhaustedError extends RetraceError {
+  constructor(message: string, place: ErrorPlace = {}) {
+    super("script_exhausted", message, place);
+  }
+}
+
+export type ProviderErrorKind =
+  | "auth"
+  | "not_found"
+  | "bad_request"
+  | "rate_limited"
+  | "server"
+  | "timeout"
+  | "connection"
+  | "invalid_response"
+  | "missing_key"
+  | "script_exhausted";
+
+/** A model provider failed; `retryable` says whether the agent may try again. */
+export class ProviderError extends RetraceError {
+  readonly kind: ProviderErrorKind;
+  readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly provider: string;
+
+  constructor(
+    kind: ProviderErrorKind,
+    message: string,
+    details: { provider: string; status?: number; retryAfterMs?: number; cause?: unknown },
+  ) {
+    super(`provider_${kind}`, message, {}, { cause: details.cause });
+    this.kind = kind;
+    this.provider = details.provider;
+    this.status = details.status;
+    this.retryAfterMs = details.retryAfterMs;
+  }
+
+  get retryable(): boolean {
+    return this.kind === "rate_limited" || this.kind === "server" || this.kind === "timeout" || this.kind === "connection";
+  }
+}
+
+export class UsageError extends RetraceError {
+  constructor(message: string) {
+    super("usage", message);
+  }
+}
+
+export class RunError extends RetraceError {
+  constructor(code: string, message: string, place: ErrorPlace = {}) {
+    super(code, message, place);
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof RetraceError) return error.describe();
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** A stored or loaded event does not match the event schema. */
+export class EventFormatError extends RetraceError {
+  constructor(message: string, place: ErrorPlace) {
+    super("event_invalid", message, place);
+  }
+}

@@ -1,0 +1,46 @@
+import type { RunEvent } from "../events/index.js";
+import { emptyUsage } from "../providers/model.js";
+import type { RunSummary } from "./store.js";
+
+/**
+ * Folds lifecycle events into a listing row. Stores call it only for the few events that
+ * change a summary, so listing never needs to replay whole logs.
+ */
+export function updateSummary(summary: RunSummary | undefined, event: RunEvent): RunSummary | undefined {
+  if (event.type === "run.started") {
+    return {
+      runId: event.runId,
+      agent: event.agent.name,
+      status: "running",
+      startedAt: event.at,
+      updatedAt: event.at,
+      events: event.seq,
+      steps: 0,
+      usage: emptyUsage(),
+      cost: 0,
+      output: "",
+      parentRunId: event.parent?.runId,
+    };
+  }
+  if (!summary) return undefined;
+  const next: RunSummary = { ...summary, updatedAt: event.at, events: event.seq };
+  switch (event.type) {
+    case "message":
+    case "run.resumed":
+      return { ...next, status: "running" };
+    case "run.paused":
+      return { ...next, status: "waiting" };
+    case "run.finished":
+      return { ...next, status: event.status, output: event.output, usage: event.usage, cost: event.cost, steps: event.steps };
+    default:
+      return next;
+  }
+}
+
+export const SUMMARY_EVENT_TYPES: ReadonlySet<RunEvent["type"]> = new Set([
+  "run.started",
+  "message",
+  "run.paused",
+  "run.resumed",
+  "run.finished",
+]);

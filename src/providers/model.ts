@@ -1,0 +1,110 @@
+/**
+ * The normalised model contract, version 1. Providers (OpenAI, Anthropic, scripted, replay)
+ * translate to and from these shapes; the agent, the log and replay see nothing else.
+ * This file depends on no provider SDK and no store.
+ */
+import { z } from "zod";
+
+export const MODEL_CONTRACT_VERSION = 1;
+
+const jsonValue: z.ZodType<unknown> = z.unknown();
+
+export const ToolCallSchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  /** The arguments as JSON text, exactly as the model produced them (they may be malformed). */
+  arguments: z.string(),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+export const SystemMessageSchema = z.object({ role: z.literal("system"), content: z.string() });
+export const UserMessageSchema = z.object({ role: z.literal("user"), content: z.string() });
+export const AssistantMessageSchema = z.object({
+  role: z.literal("assistant"),
+  content: z.string(),
+  toolCalls: z.array(ToolCallSchema),
+});
+export const ToolMessageSchema = z.object({
+  role: z.literal("tool"),
+  toolCallId: z.string(),
+  name: z.string(),
+  content: z.string(),
+  isError: z.boolean(),
+});
+export const MessageSchema = z.discriminatedUnion("role", [
+  SystemMessageSchema,
+  UserMessageSchema,
+  AssistantMessageSchema,
+  ToolMessageSchema,
+]);
+export type Message = z.infer<typeof MessageSchema>;
+export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+export type ToolMessage = z.infer<typeof ToolMessageSchema>;
+
+export const ToolSpecSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  /** JSON Schema (draft 2020-12 subset) of the arguments object. */
+  parameters: z.record(z.string(), jsonValue),
+});
+export type ToolSpec = z.infer<typeof ToolSpecSchema>;
+
+export const LlmRequestSchema = z.object({
+  model: z.string(),
+  system: z.string().optional(),
+  messages: z.array(MessageSchema),
+  tools: z.array(ToolSpecSchema),
+  temperature: z.number().optional(),
+  maxTokens: z.number().int().optional(),
+  seed: z.number().int().optional(),
+});
+export type LlmRequest = z.infer<typeof LlmRequestSchema>;
+
+/** A small closed set, so that assertions and reports never see provider spellings. */
+export const StopReasonSchema = z.enum(["end", "tool_calls", "max_tokens", "content_filter", "other"]);
+export type StopReason = z.infer<typeof StopReasonSchema>;
+
+export const UsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  /** Input tokens served from the provider's prompt cache (a subset of inputTokens). */
+  cachedInputTokens: z.number().int().nonnegative(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const LlmResponseSchema = z.object({
+  id: z.string().optional(),
+  model: z.string().optional(),
+  text: z.string(),
+  toolCalls: z.array(ToolCallSchema),
+  stopReason: StopReasonSchema,
+  usage: UsageSchema,
+});
+export type LlmResponse = z.infer<typeof LlmResponseSchema>;
+
+export interface GenerateOptions {
+  /** How many model calls this run has recorded before this one (retries included). */
+  callIndex: number;
+  /** 1 for the first try of this request, 2 for the first retry, ... */
+  attempt: number;
+  signal?: AbortSignal;
+  /** Streaming providers report text as it arrives; the final response still holds all of it. */
+  onTextDelta?: (delta: string) => void;
+}
+
+/** What every provider implements. Errors are thrown as `ProviderError` (see errors/). */
+export interface LanguageModel {
+  readonly provider: string;
+  readonly model: string;
+  generate(request: LlmRequest, options: GenerateOptions): Promise<LlmResponse>;
+}
+
+export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+  };
+}

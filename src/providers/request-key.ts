@@ -1,0 +1,10 @@
+import { digest } from "../canonical/index.js";
+import type { LlmRequest } from "./model.js";
+
+/**
+ * What determines a model's answer, and nothing else: never credentials or SDK headers.
+ * Replay finds recorded responses by this key (plus an ordinal for repeated requests).
+ */
+export function requestKey(provider: string, request: LlmRequest): string {
+  return digest({ provider, request });
+}

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import type { RetrievedChunk } from "../events/index.js";
+import type { ToolSpec } from "../providers/model.js";
+
+export type Risk = "safe" | "moderate" | "destructive";
+
+/** What a running tool may use. Time and ids come from here, never from globals. */
+export interface ToolContext {
+  readonly runId: string;
+  readonly callId: string;
+  readonly signal: AbortSignal;
+  /** Milliseconds since the epoch, from the run clock. */
+  now(): number;
+  /** Records what a retrieval tool found; it becomes a `retrieval` event of this call. */
+  recordRetrieval(query: string, chunks: RetrievedChunk[]): void;
+}
+
+export interface ToolGovernance {
+  /** How much harm a wrong call can do. */
+  risk: Risk;
+  /** Reads only; allowed in `chat` and `plan` modes. */
+  readOnly: boolean;
+  /** false, true (anyone may approve), a role, or roles that must all approve. */
+  requiresApproval: boolean | string | string[];
+  /** Milliseconds a decision may take before the call is `approval_expired`. */
+  approvalTimeoutMs?: number;
+}
+
+export interface Tool<Args = unknown, Result = unknown> extends ToolGovernance {
+  readonly name: string;
+  readonly description: string;
+  readonly input: z.ZodType<Args>;
+  /** JSON Schema of the arguments, derived from `input`. */
+  readonly parameters: Record<string, unknown>;
+  /** Safe to run twice with the same arguments. Defaults to false: resume never silently re-runs it. */
+  readonly idempotent: boolean;
+  run(args: Args, context: ToolContext): Promise<Result> | Result;
+}
+
+export interface ToolDefinition<Args, Result> extends Partial<ToolGovernance> {
+  name: string;
+  description: string;
+  input: z.ZodType<Args>;
+  idempotent?: boolean;
+  run(args: Args, context: ToolContext): Promise<Result> | Result;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export function defineTool<Args, Result>(definition: ToolDefinition<Args, Result>): Tool<Args, Result> {
+  if (!TOOL_NAME.test(definition.name)) {
+    throw new TypeError(`tool name "${definition.name}" must be 1-64 letters, digits, '_' or '-' (what every provider accepts)`);
+  }
+  const parameters = z.toJSONSchema(definition.input, { target: "draft-2020-12", io: "input" }) as Record<string, unknown>;
+  delete parameters.$schema;
+  return {
+    name: definition.name,
+    description: definition.description,
+    input: definition.input,
+    parameters,
+    idempotent: definition.idempotent ?? false,
+    risk: definition.risk ?? "moderate",
+    readOnly: definition.readOnly ?? false,
+    requiresApproval: definition.requiresApproval ?? false,
+    ...(definition.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: definition.approvalTimeoutMs } : {}),
+    run: definition.run,
+  };
+}
+
+export function toolSpec(tool: Tool<never, unknown> | Tool): ToolSpec {
+  return { name: tool.name, description: tool.description, parameters: tool.parameters };
+}
+
+/** Any tool, whatever its argument and result types. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool's own types are checked where it is defined
+export type AnyTool = Tool<any, unknown>;

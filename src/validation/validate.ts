@@ -1,0 +1,96 @@
+import { readFileSync } from "node:fs";
+import { parseDocument } from "yaml";
+import { z } from "zod";
+import { ConfigError } from "../errors/index.js";
+import { nearest } from "./nearest.js";
+
+type PathKey = PropertyKey;
+
+function formatPath(path: readonly PathKey[]): string {
+  let text = "";
+  for (const key of path) {
+    if (typeof key === "number") text += `[${key}]`;
+    else text += text ? `.${String(key)}` : String(key);
+  }
+  return text;
+}
+
+/** Finds the object schema at a path, to list the keys that would have been accepted. */
+function objectKeysAt(schema: z.ZodType, path: readonly PathKey[]): string[] {
+  let current: z.ZodType | undefined = schema;
+  for (const key of [...path, undefined]) {
+    current = unwrap(current);
+    if (key === undefined) break;
+    if (current instanceof z.ZodObject) current = (current.shape as Record<string, z.ZodType>)[String(key)];
+    else if (current instanceof z.ZodArray) current = current.element as z.ZodType;
+    else if (current instanceof z.ZodRecord) current = current.valueType as z.ZodType;
+    else return [];
+  }
+  if (current instanceof z.ZodObject) return Object.keys(current.shape as object);
+  if (current instanceof z.ZodUnion) {
+    return (current.options as z.ZodType[]).flatMap((option) => objectKeysAt(option, []));
+  }
+  return [];
+}
+
+function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
+  let current = schema;
+  for (let i = 0; i < 10 && current; i++) {
+    if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) {
+      current = current.unwrap() as z.ZodType;
+    } else if (current instanceof z.ZodPipe) {
+      current = current.in as z.ZodType;
+    } else break;
+  }
+  return current;
+}
+
+/** Turns the first zod issue into an error that names the path and, for a typo'd key, the nearest known key. */
+export function issueToError(schema: z.ZodType, error: z.ZodError, file: string | undefined): ConfigError {
+  const issue = error.issues[0];
+  if (!issue) return new ConfigError("invalid", { file });
+  if (issue.code === "unrecognized_keys") {
+    const key = issue.keys[0] ?? "";
+    const path = formatPath([...issue.path, key]);
+    const suggestion = nearest(key, objectKeysAt(schema, issue.path));
+    return new ConfigError(
+      `unknown key "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`,
+      { file, path },
+    );
+  }
+  const path = formatPath(issue.path);
+  return new ConfigError(issue.message, { file, ...(path ? { path } : {}) });
+}
+
+export function validate<S extends z.ZodType>(schema: S, value: unknown, file?: string): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw issueToError(schema, result.error, file);
+  return result.data;
+}
+
+/** Parses YAML; a syntax error names the file, line and column. */
+export function parseYaml(text: string, file?: string): unknown {
+  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const problem = document.errors[0];
+  if (problem) {
+    const position = problem.linePos?.[0];
+    const where = position ? `line ${position.line}, column ${position.col}` : "";
+    const message = problem.message.split("\n")[0] ?? problem.message;
+    throw new ConfigError(`malformed YAML${where ? ` at ${where}` : ""}: ${message}`, { file });
+  }
+  return document.toJS() as unknown;
+}
+
+export function readTextFile(file: string, what: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(code === "ENOENT" ? `${what} not found` : `cannot read ${what}: ${(error as Error).message}`, { file });
+  }
+}
+
+export function loadYamlFile<S extends z.ZodType>(schema: S, file: string, what: string, transform?: (raw: unknown) => unknown): z.infer<S> {
+  const raw = parseYaml(readTextFile(file, what), file);
+  return validate(schema, transform ? transform(raw) : raw, file);
+}
