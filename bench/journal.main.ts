@@ -1,0 +1,3 @@
+import { benchJournal } from "./journal.js";
+
+await benchJournal();

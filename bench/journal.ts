@@ -1,0 +1,99 @@
+/**
+ * The journal's cost: appending N realistic events through SqliteRunStore versus inserting
+ * the same rows with raw better-sqlite3 (same pragmas, same table, same process).
+ * Run: npm run bench -- journal   (N defaults to 20000; BENCH_EVENTS overrides)
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { AgentRun } from "../src/agent/index.js";
+import { createRunContext, manualClock, sequentialIds } from "../src/context/index.js";
+import type { RunEvent } from "../src/events/index.js";
+import { MemoryRunStore, SqliteRunStore } from "../src/journal/index.js";
+import { ScriptedModel } from "../src/providers/index.js";
+import { calculatorTool } from "../src/tools/builtin/index.js";
+
+async function realisticEvents(count: number): Promise<RunEvent[]> {
+  // Real agent runs: a system prompt, a question, a calculator call and an answer, each
+  // LLM event carrying the full request and response.
+  const memory = new MemoryRunStore();
+  const context = createRunContext({ clock: manualClock(Date.UTC(2026, 0, 1), 3), ids: sequentialIds("bench_") });
+  const events: RunEvent[] = [];
+  while (events.length < count) {
+    const model = new ScriptedModel({
+      responses: [
+        { tool_calls: [{ name: "calculator", arguments: { expression: "(17 * 23) + 4" } }], usage: { input_tokens: 412, output_tokens: 21 } },
+        { text: "The answer is 395. I used the calculator to multiply 17 by 23 and add 4.", usage: { input_tokens: 470, output_tokens: 19 } },
+      ],
+    });
+    const agent = {
+      name: "bench",
+      system: "You are a careful assistant. Use the calculator for arithmetic. ".repeat(6),
+      maxSteps: 4,
+      model,
+      tools: [calculatorTool()],
+    };
+    const run = AgentRun.start(agent, { store: memory, context });
+    await run.send("What is 17 times 23, plus 4? Please show the steps you took.");
+    events.push(...run.log.events);
+  }
+  return events.slice(0, count);
+}
+
+function time(fn: () => void): number {
+  const start = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+function rawInsert(path: string, events: readonly RunEvent[], serialise: boolean, bodies: string[]): number {
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.exec("CREATE TABLE events (run_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (run_id, seq)) WITHOUT ROWID");
+  const insert = db.prepare("INSERT INTO events (run_id, seq, type, body) VALUES (?, ?, ?, ?)");
+  const ms = time(() => {
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i] as RunEvent;
+      insert.run(event.runId, event.seq, event.type, serialise ? JSON.stringify(event) : (bodies[i] as string));
+    }
+  });
+  db.close();
+  return ms;
+}
+
+function storeAppend(path: string, events: readonly RunEvent[]): number {
+  const store = new SqliteRunStore(path);
+  const ms = time(() => {
+    for (const event of events) store.append([event]);
+  });
+  store.close();
+  return ms;
+}
+
+export async function benchJournal(): Promise<void> {
+  const count = Number(process.env.BENCH_EVENTS ?? 20_000);
+  const events = await realisticEvents(count);
+  const bodies = events.map((event) => JSON.stringify(event));
+  const bytes = bodies.reduce((sum, body) => sum + body.length, 0);
+  const dir = mkdtempSync(join(tmpdir(), "retrace-bench-"));
+  const results = { store: [] as number[], rawPre: [] as number[], rawStringify: [] as number[] };
+  for (let round = 0; round < 5; round++) {
+    results.rawPre.push(rawInsert(join(dir, `raw-pre-${round}.db`), events, false, bodies));
+    results.rawStringify.push(rawInsert(join(dir, `raw-json-${round}.db`), events, true, bodies));
+    results.store.push(storeAppend(join(dir, `store-${round}.db`), events));
+  }
+  rmSync(dir, { recursive: true, force: true });
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+  const store = median(results.store);
+  const rawPre = median(results.rawPre);
+  const rawStringify = median(results.rawStringify);
+  const perEvent = (ms: number) => `${((ms * 1000) / count).toFixed(1)} µs/event`;
+  console.log(`journal: ${count} events (avg ${Math.round(bytes / count)} bytes), one append per event, median of 5`);
+  console.log(`  SqliteRunStore.append            ${store.toFixed(1)} ms  (${perEvent(store)})`);
+  console.log(`  raw insert, JSON.stringify       ${rawStringify.toFixed(1)} ms  (${perEvent(rawStringify)})`);
+  console.log(`  raw insert, pre-serialised rows  ${rawPre.toFixed(1)} ms  (${perEvent(rawPre)})`);
+  console.log(`  ratio store / raw (JSON.stringify): ${(store / rawStringify).toFixed(2)}x   (target <= 1.30x)`);
+  console.log(`  ratio store / raw (pre-serialised): ${(store / rawPre).toFixed(2)}x`);
+}

@@ -1,0 +1,21 @@
+/** Retrace's public API. Test doubles live in "retrace/testing". */
+export { AgentRun, agentDigest, type AgentDefinition, type TurnOutcome, type CallGate, type CallVerdict, type PreparedCall } from "./agent/index.js";
+export { canonicalJson, digest, sha256, type JsonValue } from "./canonical/index.js";
+export { buildAgent, loadConfig, parseConfig, type AgentConfig, type LoadedConfig } from "./config/index.js";
+export { createRunContext, manualClock, sequentialIds, systemClock, type Clock, type RunContext } from "./context/index.js";
+export * from "./errors/index.js";
+export * from "./events/index.js";
+export { fold, MemoryRunStore, RunLog, SqliteRunStore, type RunState, type RunStore, type RunSummary } from "./journal/index.js";
+export {
+  createModel,
+  requestKey,
+  ScriptedModel,
+  type LanguageModel,
+  type LlmRequest,
+  type LlmResponse,
+  type Message,
+  type ToolCall,
+  type Usage,
+} from "./providers/index.js";
+export { defineTool, type Tool, type ToolContext } from "./tools/index.js";
+export { formatTrace } from "./trace/index.js";

@@ -1,0 +1,1 @@
+export { formatTrace, describeEvent } from "./format.js";

@@ -1,0 +1,85 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, ProviderError, ScriptExhaustedError } from "../../src/errors/index.js";
+import { ScriptedModel, type LlmRequest } from "../../src/providers/index.js";
+import { tempDir } from "../helpers.js";
+
+const request = (content: string, extra: Partial<LlmRequest> = {}): LlmRequest => ({
+  model: "scripted",
+  messages: [{ role: "user", content }],
+  tools: [],
+  ...extra,
+});
+
+describe("ScriptedModel", () => {
+  it("answers ordered responses in turn and then refuses, saying so", async () => {
+    const model = new ScriptedModel({ responses: [{ text: "one" }, { text: "two" }] });
+    expect((await model.generate(request("a"), { callIndex: 0, attempt: 1 })).text).toBe("one");
+    expect((await model.generate(request("b"), { callIndex: 1, attempt: 1 })).text).toBe("two");
+    await expect(model.generate(request("c"), { callIndex: 2, attempt: 1 })).rejects.toThrow(ScriptExhaustedError);
+    await expect(model.generate(request("c"), { callIndex: 2, attempt: 1 })).rejects.toThrow(/model call #3 .* holds 2 response\(s\).*user: "c"/);
+  });
+
+  it("gives every tool call a unique id within a run", async () => {
+    const model = new ScriptedModel({
+      responses: [{ tool_calls: [{ name: "a" }, { name: "b" }] }, { tool_calls: [{ name: "a" }] }],
+    });
+    const first = await model.generate(request("x"), { callIndex: 0, attempt: 1 });
+    const second = await model.generate(request("x"), { callIndex: 1, attempt: 1 });
+    const ids = [...first.toolCalls, ...second.toolCalls].map((call) => call.id);
+    expect(new Set(ids).size).toBe(3);
+    expect(first.stopReason).toBe("tool_calls");
+  });
+
+  it("continues at the run's call index, so a resumed run does not restart the script", async () => {
+    const model = new ScriptedModel({ responses: [{ text: "one" }, { text: "two" }] });
+    expect((await model.generate(request("x"), { callIndex: 1, attempt: 1 })).text).toBe("two");
+  });
+
+  it("matches rules on the request before ordered responses, honouring times", async () => {
+    const model = new ScriptedModel({
+      rules: [
+        { when: { user_contains: "weather" }, respond: { text: "sunny" }, times: 1 },
+        { when: { after_tool: "calc" }, respond: { text: "computed" } },
+      ],
+      responses: [{ text: "fallback" }],
+    });
+    expect((await model.generate(request("What's the WEATHER?"), { callIndex: 0, attempt: 1 })).text).toBe("sunny");
+    expect((await model.generate(request("weather again"), { callIndex: 1, attempt: 1 })).text).toBe("fallback");
+    const afterTool = request("x", {
+      messages: [
+        { role: "user", content: "x" },
+        { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "calc", arguments: "{}" }] },
+        { role: "tool", toolCallId: "c1", name: "calc", content: "4", isError: false },
+      ],
+    });
+    expect((await model.generate(afterTool, { callIndex: 2, attempt: 1 })).text).toBe("computed");
+  });
+
+  it("injects provider faults as typed errors", async () => {
+    const model = new ScriptedModel({ responses: [{ error: { status: 429, retry_after_ms: 2000 } }] });
+    const error = await model.generate(request("x"), { callIndex: 0, attempt: 1 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ kind: "rate_limited", status: 429, retryAfterMs: 2000, retryable: true });
+  });
+
+  it("rejects a malformed script with the path of the problem", () => {
+    expect(() => new ScriptedModel({ responses: [{}] } as never)).toThrow(/a response needs text, tool_calls or error/);
+    expect(() => new ScriptedModel({ responses: [{ txt: "x" }] } as never)).toThrow(ConfigError);
+  });
+
+  it("loads a YAML script file and names the file in errors", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "ok.yaml"), "responses:\n  - text: hello\n");
+    expect(ScriptedModel.fromFile(join(dir, "ok.yaml")).script.responses).toHaveLength(1);
+    writeFileSync(join(dir, "bad.yaml"), "responses:\n  - text: [\n");
+    expect(() => ScriptedModel.fromFile(join(dir, "bad.yaml"))).toThrow(/malformed YAML/);
+  });
+
+  it("estimates usage deterministically when the script gives none", async () => {
+    const model = new ScriptedModel({ responses: [{ text: "12345678" }] });
+    const response = await model.generate(request("abcd"), { callIndex: 0, attempt: 1 });
+    expect(response.usage).toEqual({ inputTokens: 1, outputTokens: 2, cachedInputTokens: 0 });
+  });
+});
