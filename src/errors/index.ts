@@ -147,3 +147,40 @@ export class EventFormatError extends RetraceError {
     super("event_invalid", message, place);
   }
 }
+
+// Built-in tools. The agent records a thrown error as `tool.failed`, so each message is
+// written for the model (and the engineer reading the log) to act on.
+
+/** A calculator expression that cannot be parsed or has no finite value. */
+export class ExpressionError extends RetraceError {
+  /** 1-based character position in the expression, as the message shows it. */
+  readonly position: number;
+
+  /** Reads as "<subject> at position <n><rest>", e.g. `unexpected ")" at position 4, expected a number`. */
+  constructor(subject: string, position: number, rest = "") {
+    super("expression_invalid", `${subject} at position ${position}${rest}`);
+    this.position = position;
+  }
+}
+
+/** A path that would leave the workspace folder: `..`, an outside absolute path, a symlink, a NUL byte. */
+export class WorkspaceEscapeError extends RetraceError {
+  constructor(path: string, reason: string) {
+    super("workspace_escape", `path ${JSON.stringify(path)} ${reason}; tools may only touch files inside the workspace`, { path });
+  }
+}
+
+export type FileToolErrorCode = "file_not_found" | "not_a_file" | "not_a_directory" | "file_too_large" | "file_not_text";
+
+export class FileToolError extends RetraceError {
+  constructor(code: FileToolErrorCode, message: string, path: string) {
+    super(code, message, { path });
+  }
+}
+
+/** A built-in tool that does not exist, or was asked for without what it needs. */
+export class BuiltinToolError extends RetraceError {
+  constructor(code: "tool_unknown" | "tool_config", message: string) {
+    super(code, message);
+  }
+}

@@ -1,0 +1,93 @@
+import { execFile } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../helpers.js";
+
+const root = resolve(import.meta.dirname, "../..");
+const bin = join(root, "bin/retrace.js");
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real CLI in a child process, with no API keys in its environment. */
+async function retrace(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Result> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env };
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], { cwd: options.cwd ?? root, env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
+
+const hello = ["examples/hello/agent.yaml", "-m", "What is 2 + 2?", "--mock", "examples/hello/mock.yaml"];
+
+describe("retrace CLI", () => {
+  let db: string;
+  beforeAll(() => {
+    db = join(tempDir(), "runs.db");
+  });
+
+  it("runs the quickstart with no key and prints the answer", async () => {
+    const result = await retrace(["run", ...hello, "--db", db]);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.stdout).toContain("4");
+  });
+
+  it("prints runId, status and output with --json, and the run can be listed and traced", async () => {
+    const result = await retrace(["run", ...hello, "--db", db, "--json"]);
+    expect(result.code).toBe(0);
+    const outcome = JSON.parse(result.stdout) as { runId: string; status: string; output: string };
+    expect(outcome).toMatchObject({ status: "completed", output: expect.stringContaining("4") });
+
+    const runs = await retrace(["runs", "--db", db]);
+    expect(runs.stdout).toMatch(/^RUN\s+AGENT\s+STATUS/);
+    expect(runs.stdout).toContain(outcome.runId);
+
+    const trace = await retrace(["trace", outcome.runId, "--db", db]);
+    expect(trace.code).toBe(0);
+    expect(trace.stdout).toMatch(/tool\.finished\s+calculator call_1_1 → \{"expression":"2 \+ 2","result":4\}/);
+    expect(trace.stdout).toMatch(/run\.finished\s+completed/);
+
+    const raw = await retrace(["trace", outcome.runId, "--db", db, "--json"]);
+    const lines = raw.stdout.trimEnd().split("\n");
+    expect(lines.map((line) => (JSON.parse(line) as { seq: number }).seq)).toEqual(lines.map((_, index) => index + 1));
+    expect(lines.map((line) => (JSON.parse(line) as { type: string }).type)).toContain("tool.requested");
+  });
+
+  it("exits 1 when the run fails (the mock script runs out)", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "s.yaml"), "responses:\n  - tool_calls: [{ name: calculator, arguments: { expression: '1+1' } }]\n");
+    const result = await retrace(["run", "examples/hello/agent.yaml", "-m", "hi", "--mock", join(dir, "s.yaml"), "--db", db]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/failed: script_exhausted: .*s\.yaml: script exhausted: model call #2/);
+  });
+
+  it("exits 2 with the path and the problem for a bad config", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "agent.yaml"), "name: x\nllm:\n  provider: scripted\n  modle: y\n");
+    const result = await retrace(["run", join(dir, "agent.yaml"), "-m", "hi", "--db", db]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/agent\.yaml llm\.modle: unknown key "modle" \(did you mean "model"\?\)/);
+  });
+
+  it("names the missing key variable before any request is made", async () => {
+    const result = await retrace(["run", "examples/hello/agent.yaml", "-m", "hi", "--db", db]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/llm\.api_key: no API key: environment variable OPENAI_API_KEY is not set/);
+  });
+
+  it("exits 2 on usage errors and unknown commands", async () => {
+    expect((await retrace(["run", "examples/hello/agent.yaml"])).code).toBe(2);
+    const unknown = await retrace(["rn"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command "rn"/);
+    expect((await retrace(["trace", "no-such-run", "--db", db])).stderr).toMatch(/no run with id no-such-run/);
+  });
+});
