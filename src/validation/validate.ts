@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { parseDocument } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { ConfigError } from "../errors/index.js";
 import { nearest } from "./nearest.js";
@@ -70,10 +70,11 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, file?: 
 
 /** Parses YAML; a syntax error names the file, line and column. */
 export function parseYaml(text: string, file?: string): unknown {
-  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter });
   const problem = document.errors[0];
   if (problem) {
-    const position = problem.linePos?.[0];
+    const position = lineCounter.linePos(problem.pos[0]);
     const where = position ? `line ${position.line}, column ${position.col}` : "";
     const message = problem.message.split("\n")[0] ?? problem.message;
     throw new ConfigError(`malformed YAML${where ? ` at ${where}` : ""}: ${message}`, { file });
