@@ -12,70 +12,136 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
  * fields are common in our own types and carry no information.
  */
 export function canonicalJson(value: unknown): string {
-  const parts: string[] = [];
-  write(value, "$", parts, new Set());
-  return parts.join("");
+  const path: (string | number)[] = [];
+  try {
+    const sorted = sortedCopy(value, path, 0);
+    if (sorted !== INDEX_KEY) return JSON.stringify(sorted);
+    path.length = 0;
+    return write(value, path, 0);
+  } catch (error) {
+    if (error instanceof Refusal) throw new CanonicalJsonError(error.message, formatPath(path));
+    throw error;
+  }
 }
 
-function write(value: unknown, path: string, out: string[], ancestors: Set<object>): void {
+const MAX_DEPTH = 512;
+
+/** Thrown inside the walk; `path` still holds where it happened, and becomes the error's place. */
+class Refusal extends Error {}
+
+function formatPath(path: readonly (string | number)[]): string {
+  let text = "$";
+  for (const key of path) text += typeof key === "number" ? `[${key}]` : `.${key}`;
+  return text;
+}
+
+/** Returned by sortedCopy when a key cannot keep its place in a plain object copy. */
+const INDEX_KEY = Symbol("unsortable key");
+
+/**
+ * Hot path (every event is serialised with it): a copy with sorted keys, checked on the way,
+ * then one native JSON.stringify. Engines order array-index keys ("7", "10") numerically
+ * whatever the insertion order, so an object with such a key (or "__proto__") sends the value
+ * to `write`.
+ */
+function sortedCopy(value: unknown, path: (string | number)[], depth: number): unknown {
+  if (typeof value !== "object" || value === null) {
+    check(value);
+    return value;
+  }
+  if (depth >= MAX_DEPTH) throw new Refusal(`the value contains a cycle (or nests deeper than ${MAX_DEPTH} levels)`);
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      if (!(i in value)) throw new Refusal("a sparse array hole cannot be represented in JSON");
+      const item = sortedCopy(value[i], path, depth + 1);
+      if (item === INDEX_KEY) return INDEX_KEY;
+      copy[i] = item;
+      path.pop();
+    }
+    return copy;
+  }
+  checkPlain(value);
+  const keys = Object.keys(value).sort();
+  const copy: Record<string, unknown> = {};
+  for (const key of keys) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item === undefined) continue;
+    const first = key.charCodeAt(0);
+    // Assigning "__proto__" would set the copy's prototype instead of adding a key.
+    if ((first >= 48 && first <= 57) || key === "__proto__") return INDEX_KEY;
+    path.push(key);
+    const copied = sortedCopy(item, path, depth + 1);
+    if (copied === INDEX_KEY) return INDEX_KEY;
+    copy[key] = copied;
+    path.pop();
+  }
+  return copy;
+}
+
+function check(value: unknown): void {
   switch (typeof value) {
-    case "string":
-      out.push(JSON.stringify(value));
-      return;
-    case "boolean":
-      out.push(value ? "true" : "false");
-      return;
     case "number":
-      if (!Number.isFinite(value)) {
-        throw new CanonicalJsonError(`${String(value)} cannot be represented in JSON`, path);
-      }
-      out.push(JSON.stringify(value));
+      if (!Number.isFinite(value)) throw new Refusal(`${String(value)} cannot be represented in JSON`);
       return;
     case "bigint":
-      throw new CanonicalJsonError("a BigInt cannot be represented in JSON; convert it to a string or number", path);
+      throw new Refusal("a BigInt cannot be represented in JSON; convert it to a string or number");
     case "undefined":
-      throw new CanonicalJsonError("undefined cannot be represented in JSON here", path);
+      throw new Refusal("undefined cannot be represented in JSON here");
     case "function":
     case "symbol":
-      throw new CanonicalJsonError(`a ${typeof value} cannot be represented in JSON`, path);
+      throw new Refusal(`a ${typeof value} cannot be represented in JSON`);
   }
-  if (value === null) {
-    out.push("null");
-    return;
+}
+
+function checkPlain(object: object): void {
+  const proto = Object.getPrototypeOf(object) as unknown;
+  if (proto !== Object.prototype && proto !== null) {
+    const name = (object as { constructor?: { name?: string } }).constructor?.name ?? "object";
+    throw new Refusal(`a ${name} instance cannot be represented in JSON; convert it to plain data first`);
+  }
+}
+
+// The general writer, for values with array-index keys: string concatenation, and the path is a stack
+// that is only formatted when something is refused.
+function write(value: unknown, path: (string | number)[], depth: number): string {
+  if (typeof value !== "object" || value === null) {
+    check(value);
+    return JSON.stringify(value);
   }
   const object = value as object;
-  if (ancestors.has(object)) throw new CanonicalJsonError("the value contains a cycle", path);
-  ancestors.add(object);
+  // A depth bound instead of an ancestor set: it costs nothing per node, and only a cycle (or
+  // absurd nesting that no log should hold) gets this deep.
+  if (depth >= MAX_DEPTH) throw new Refusal(`the value contains a cycle (or nests deeper than ${MAX_DEPTH} levels)`);
+  let out: string;
   if (Array.isArray(object)) {
-    out.push("[");
+    out = "[";
     for (let i = 0; i < object.length; i++) {
-      if (i > 0) out.push(",");
+      path.push(i);
       // A hole or undefined in an array would become null: refuse rather than change the value.
-      if (!(i in object)) throw new CanonicalJsonError("a sparse array hole cannot be represented in JSON", `${path}[${i}]`);
-      write(object[i], `${path}[${i}]`, out, ancestors);
+      if (!(i in object)) throw new Refusal("a sparse array hole cannot be represented in JSON");
+      out += (i > 0 ? "," : "") + write(object[i], path, depth + 1);
+      path.pop();
     }
-    out.push("]");
+    out += "]";
   } else {
-    const proto = Object.getPrototypeOf(object) as unknown;
-    if (proto !== Object.prototype && proto !== null) {
-      const name = (object as { constructor?: { name?: string } }).constructor?.name ?? "object";
-      throw new CanonicalJsonError(`a ${name} instance cannot be represented in JSON; convert it to plain data first`, path);
-    }
+    checkPlain(object);
     const record = object as Record<string, unknown>;
     const keys = Object.keys(record).sort();
-    out.push("{");
+    out = "{";
     let first = true;
     for (const key of keys) {
       const item = record[key];
       if (item === undefined) continue;
-      if (!first) out.push(",");
+      path.push(key);
+      out += (first ? "" : ",") + JSON.stringify(key) + ":" + write(item, path, depth + 1);
+      path.pop();
       first = false;
-      out.push(JSON.stringify(key), ":");
-      write(item, `${path}.${key}`, out, ancestors);
     }
-    out.push("}");
+    out += "}";
   }
-  ancestors.delete(object);
+  return out;
 }
 
 /** Parses JSON text and re-emits it canonically. */

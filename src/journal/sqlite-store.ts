@@ -5,7 +5,7 @@ import { canonicalJson } from "../canonical/index.js";
 import { SeqConflictError, StoreError } from "../errors/index.js";
 import { parseEvent, type RunEvent } from "../events/index.js";
 import type { RunStore, RunSummary } from "./store.js";
-import { SUMMARY_EVENT_TYPES, updateSummary } from "./summary.js";
+import { SUMMARY_EVENT_TYPES, summarize } from "./summary.js";
 
 export const STORE_SCHEMA_VERSION = 1;
 export const DEFAULT_DB_PATH = ".retrace/runs.db";
@@ -18,13 +18,12 @@ CREATE TABLE IF NOT EXISTS events (
   body TEXT NOT NULL,
   PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS runs (
-  run_id TEXT PRIMARY KEY,
-  started_at TEXT NOT NULL,
-  summary TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS runs_started ON runs (started_at);
+-- Listing runs is derived from the log. A partial index holds only run.started rows, so it
+-- costs the other appends nothing.
+CREATE INDEX IF NOT EXISTS events_run_started ON events (run_id) WHERE type = 'run.started';
 `;
+
+const LIFECYCLE = [...SUMMARY_EVENT_TYPES].map((type) => `'${type}'`).join(", ");
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -35,9 +34,10 @@ export class SqliteRunStore implements RunStore {
   readonly #insert: Statement;
   readonly #lastSeq: Statement;
   readonly #readFrom: Statement;
-  readonly #getSummary: Statement;
-  readonly #putSummary: Statement;
+  readonly #listRuns: Statement;
   readonly #appendTx: (events: readonly RunEvent[]) => void;
+  /** The last seq this connection wrote or read per run: a hint that saves a query, never trusted alone. */
+  readonly #seen = new Map<string, number>();
 
   constructor(path: string = DEFAULT_DB_PATH) {
     this.path = path;
@@ -68,43 +68,65 @@ export class SqliteRunStore implements RunStore {
     this.#insert = db.prepare("INSERT INTO events (run_id, seq, type, body) VALUES (?, ?, ?, ?)");
     this.#lastSeq = db.prepare("SELECT max(seq) AS seq FROM events WHERE run_id = ?").pluck();
     this.#readFrom = db.prepare("SELECT seq, body FROM events WHERE run_id = ? AND seq >= ? ORDER BY seq");
-    this.#getSummary = db.prepare("SELECT summary FROM runs WHERE run_id = ?").pluck();
-    this.#putSummary = db.prepare(
-      "INSERT INTO runs (run_id, started_at, summary) VALUES (?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET summary = excluded.summary",
-    );
-    // IMMEDIATE takes the write lock before the seq check, so the check and the insert are one step.
-    this.#appendTx = db.transaction((events: readonly RunEvent[]) => this.#appendLocked(events)).immediate;
+    // For each run: its start, its last run.finished and its latest lifecycle event — all a summary needs.
+    this.#listRuns = db.prepare(`
+      SELECT s.run_id AS runId,
+        s.body AS started,
+        (SELECT body FROM events f WHERE f.run_id = s.run_id AND f.type = 'run.finished' ORDER BY f.seq DESC LIMIT 1) AS finished,
+        (SELECT body FROM events l WHERE l.run_id = s.run_id AND l.type IN (${LIFECYCLE}) ORDER BY l.seq DESC LIMIT 1) AS latest,
+        (SELECT max(seq) FROM events m WHERE m.run_id = s.run_id) AS last,
+        (SELECT json_extract(body, '$.at') FROM events z WHERE z.run_id = s.run_id ORDER BY z.seq DESC LIMIT 1) AS updatedAt
+      FROM events s WHERE s.type = 'run.started'
+      ORDER BY json_extract(s.body, '$.at') DESC, s.run_id DESC
+      LIMIT ?`);
+    this.#appendTx = db.transaction((events: readonly RunEvent[]) => this.#appendAll(events)).immediate;
   }
 
   append(events: readonly RunEvent[]): void {
-    if (events.length === 0) return;
-    this.#appendTx(events);
+    const first = events[0];
+    if (!first) return;
+    if (events.length === 1) {
+      this.#insertOne(first);
+      return;
+    }
+    try {
+      this.#appendTx(events);
+    } catch (error) {
+      // The transaction rolled back: what this connection thought it wrote is not there.
+      this.#seen.delete(first.runId);
+      throw error;
+    }
   }
 
-  #appendLocked(events: readonly RunEvent[]): void {
-    const first = events[0] as RunEvent;
-    const runId = first.runId;
-    const last = (this.#lastSeq.get(runId) as number | null) ?? 0;
-    let expected = last + 1;
-    let summary: RunSummary | undefined;
-    let summaryTouched = false;
+  /**
+   * The seq guard. The primary key refuses a duplicate, so of two writers only one can add a
+   * given seq. A gap is caught against the last seq this connection saw for the run: when the
+   * new seq is not the next one, the database is asked, and it alone decides.
+   */
+  #insertOne(event: RunEvent): void {
+    const known = this.#seen.get(event.runId);
+    if (known === undefined || event.seq !== known + 1) {
+      const last = this.lastSeq(event.runId);
+      if (event.seq !== last + 1) throw new SeqConflictError(event.runId, event.seq, last);
+    }
+    try {
+      this.#insert.run(event.runId, event.seq, event.type, canonicalJson(event));
+    } catch (error) {
+      if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+        this.#seen.delete(event.runId);
+        throw new SeqConflictError(event.runId, event.seq, this.lastSeq(event.runId));
+      }
+      throw error;
+    }
+    this.#seen.set(event.runId, event.seq);
+  }
+
+  #appendAll(events: readonly RunEvent[]): void {
+    const runId = (events[0] as RunEvent).runId;
     for (const event of events) {
       if (event.runId !== runId) throw new StoreError("store_corrupt", "one append must hold events of one run", { runId });
-      if (event.seq !== expected) throw new SeqConflictError(runId, event.seq, expected - 1);
-      this.#insert.run(runId, event.seq, event.type, canonicalJson(event));
-      expected++;
-      if (SUMMARY_EVENT_TYPES.has(event.type)) {
-        if (!summaryTouched && event.type !== "run.started") summary = this.#readSummary(runId);
-        summary = updateSummary(summary, event);
-        summaryTouched = true;
-      }
+      this.#insertOne(event);
     }
-    if (summary) this.#putSummary.run(runId, summary.startedAt, canonicalJson(summary));
-  }
-
-  #readSummary(runId: string): RunSummary | undefined {
-    const text = this.#getSummary.get(runId) as string | undefined;
-    return text === undefined ? undefined : (JSON.parse(text) as RunSummary);
   }
 
   read(runId: string, fromSeq = 1): RunEvent[] {
@@ -122,12 +144,24 @@ export class SqliteRunStore implements RunStore {
   }
 
   list(options: { limit?: number } = {}): RunSummary[] {
-    const sql =
-      "SELECT summary, (SELECT max(seq) FROM events e WHERE e.run_id = r.run_id) AS last FROM runs r ORDER BY started_at DESC, run_id DESC" +
-      (options.limit === undefined ? "" : " LIMIT ?");
-    const statement = this.#db.prepare(sql);
-    const rows = (options.limit === undefined ? statement.all() : statement.all(options.limit)) as { summary: string; last: number }[];
-    return rows.map((row) => ({ ...(JSON.parse(row.summary) as RunSummary), events: row.last }));
+    const rows = this.#listRuns.all(options.limit ?? -1) as {
+      runId: string;
+      started: string;
+      finished: string | null;
+      latest: string | null;
+      last: number;
+      updatedAt: string;
+    }[];
+    return rows.map((row) => {
+      const place = { file: this.path, runId: row.runId };
+      const lifecycle = [row.started, row.finished, row.latest]
+        .filter((body): body is string => body !== null)
+        .map((body) => parseEvent(body, place))
+        .sort((a, b) => a.seq - b.seq)
+        .filter((event, index, all) => index === 0 || all[index - 1]?.seq !== event.seq);
+      const summary = summarize(lifecycle) as RunSummary;
+      return { ...summary, events: row.last, updatedAt: row.updatedAt };
+    });
   }
 
   close(): void {

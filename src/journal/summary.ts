@@ -2,10 +2,7 @@ import type { RunEvent } from "../events/index.js";
 import { emptyUsage } from "../providers/model.js";
 import type { RunSummary } from "./store.js";
 
-/**
- * Folds lifecycle events into a listing row. Stores call it only for the few events that
- * change a summary, so listing never needs to replay whole logs.
- */
+/** Folds one lifecycle event into a listing row; other events change nothing a listing shows. */
 export function updateSummary(summary: RunSummary | undefined, event: RunEvent): RunSummary | undefined {
   if (event.type === "run.started") {
     return {
@@ -44,3 +41,10 @@ export const SUMMARY_EVENT_TYPES: ReadonlySet<RunEvent["type"]> = new Set([
   "run.resumed",
   "run.finished",
 ]);
+
+/** A run's listing row from its lifecycle events (others are ignored), in seq order. */
+export function summarize(events: readonly RunEvent[]): RunSummary | undefined {
+  let summary: RunSummary | undefined;
+  for (const event of events) if (SUMMARY_EVENT_TYPES.has(event.type)) summary = updateSummary(summary, event);
+  return summary;
+}

@@ -48,6 +48,15 @@ describe("canonicalJson", () => {
     expect(canonicalJson({ b: 1, a: [1, { d: "x y", c: null }], "": true })).toBe('{"":true,"a":[1,{"c":null,"d":"x y"}],"b":1}');
   });
 
+  it("sorts array-index-like keys by code unit too, not numerically as engines order them", () => {
+    expect(canonicalJson({ a: 0, "9": 1, "10": 2 })).toBe('{"10":2,"9":1,"a":0}');
+    expect(canonicalJson([{ z: { "2": 0, "1x": 1 } }])).toBe('[{"z":{"1x":1,"2":0}}]');
+  });
+
+  it("keeps a __proto__ key as an ordinary key", () => {
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"x":1}}'))).toBe('{"__proto__":{"x":1},"b":1}');
+  });
+
   it("omits undefined object properties like JSON does", () => {
     expect(canonicalJson({ a: undefined, b: 2 })).toBe('{"b":2}');
   });
