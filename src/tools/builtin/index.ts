@@ -33,7 +33,7 @@ export {
 } from "./search-docs.js";
 export { Bm25Index, tokenize, roundScore, SCORE_DECIMALS, type Bm25Document, type Bm25Hit, type Bm25Options } from "./bm25.js";
 export { chunkDocument, DEFAULT_MAX_CHUNK_CHARS, type DocumentChunk } from "./chunks.js";
-export { globToRegExp, globBase, hasGlob } from "./glob.js";
+export { globToRegExp, globBase, hasGlob } from "../../patterns/index.js";
 export { ExpressionError, WorkspaceEscapeError, FileToolError, BuiltinToolError, type FileToolErrorCode } from "../../errors/index.js";
 
 export const builtinToolNames = ["calculator", "read_file", "list_dir", "write_file", "search_docs"] as const;

@@ -7,7 +7,7 @@ import { defineTool, type Tool } from "../define.js";
 import { Bm25Index, compareCodePoints } from "./bm25.js";
 import { chunkDocument, DEFAULT_MAX_CHUNK_CHARS, type DocumentChunk } from "./chunks.js";
 import { BuiltinToolError, FileToolError } from "../../errors/index.js";
-import { globBase, globToRegExp, hasGlob } from "./glob.js";
+import { globBase, globToRegExp, hasGlob } from "../../patterns/index.js";
 
 /** A file path, a glob (`docs/*.md`, `docs/**\/*.md`), or a document given inline. */
 export type DocumentSource = string | { source: string; text: string };

@@ -1,0 +1,1 @@
+export { globToRegExp, globBase, hasGlob } from "./glob.js";

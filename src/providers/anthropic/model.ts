@@ -1,0 +1,114 @@
+/** A LanguageModel over the Anthropic Messages API, through the official SDK. */
+import Anthropic from "@anthropic-ai/sdk";
+import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse } from "../model.js";
+import { LlmResponseSchema } from "../model.js";
+import { abortableFetch, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
+import { anthropicErrors } from "./errors.js";
+import { toMessagesBody, type MessagesBody } from "./request.js";
+import { fromMessage, MessageStreamAssembler } from "./response.js";
+import { MessageWire, StreamEventWire } from "./wire.js";
+
+export interface AnthropicModelOptions {
+  model: string;
+  apiKey?: string;
+  /** Defaults to https://api.anthropic.com (explicitly: the SDK would otherwise read ANTHROPIC_BASE_URL). */
+  baseUrl?: string;
+  /**
+   * Refused: API version 2026-10-21, which @anthropic-ai/sdk 1.x sends, answers 400 to any
+   * temperature, even the default. Accepted here only so that the refusal is a clear error.
+   */
+  temperature?: number;
+  /** The API requires a limit; 4096 when neither this nor the request sets one. */
+  maxTokens?: number;
+  /** Bounds the whole call, body and stream included. Default 10 minutes. */
+  timeoutMs?: number;
+  stream?: boolean;
+  fetch?: typeof fetch;
+  defaultHeaders?: Record<string, string>;
+}
+
+export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+const DEFAULT_TIMEOUT_MS = 600_000;
+
+export function createAnthropicModel(options: AnthropicModelOptions): LanguageModel {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const apiKey = options.apiKey ?? "";
+  let client: Anthropic | undefined;
+  // Built on first use and only with a key: without one the SDK would go looking for
+  // credentials in the environment and in profile files on disk.
+  const clientOf = (): Anthropic =>
+    (client ??= new Anthropic({
+      apiKey,
+      baseURL: options.baseUrl ?? ANTHROPIC_BASE_URL,
+      fetch: abortableFetch(options.fetch),
+      // The agent loop retries, so that every attempt is logged; the SDK must not retry too.
+      maxRetries: 0,
+      // An explicit timeout also stops the SDK refusing non-streaming calls with a large
+      // max_tokens ("streaming is required for operations that may take longer than 10 minutes").
+      timeout: timeoutMs,
+      defaultHeaders: options.defaultHeaders,
+      logLevel: "off",
+    }));
+
+  async function generate(request: LlmRequest, generateOptions: GenerateOptions): Promise<LlmResponse> {
+    const model = request.model || options.model;
+    const context: ProviderCallContext = { provider: "anthropic", label: "Anthropic", model, secrets: [apiKey] };
+    if (apiKey === "") throw providerError(context, "missing_key", `no API key is configured for Anthropic (model "${model}")`);
+    const temperature = request.temperature ?? options.temperature;
+    if (temperature !== undefined) {
+      // Dropping it quietly would let a run claim a temperature it never had.
+      throw providerError(
+        context,
+        "bad_request",
+        `Anthropic's Messages API (version 2026-10-21, spoken by @anthropic-ai/sdk 1.x) rejects any temperature, and this request sets ${temperature}; remove the temperature setting for this provider`,
+      );
+    }
+    const body = toMessagesBody(request, options);
+    const deadline = startDeadline(timeoutMs, generateOptions.signal);
+    try {
+      const work = options.stream
+        ? generateStreaming(clientOf(), body, context, deadline.signal, generateOptions.onTextDelta)
+        : clientOf()
+            .messages.create(body, { signal: deadline.signal })
+            .then((wire) => fromMessage(parseWire(MessageWire, wire, context, "a response")));
+      return LlmResponseSchema.parse(await deadline.race(work));
+    } catch (error) {
+      throw await fromSdkError(error, anthropicErrors, { context, deadline, timeoutMs });
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  return { provider: "anthropic", model: options.model, generate };
+}
+
+async function generateStreaming(
+  client: Anthropic,
+  body: MessagesBody,
+  context: ProviderCallContext,
+  signal: AbortSignal,
+  onTextDelta: ((delta: string) => void) | undefined,
+): Promise<LlmResponse> {
+  const stream = await client.messages.create({ ...body, stream: true }, { signal });
+  const assembler = new MessageStreamAssembler(onTextDelta);
+  let eventNumber = 0;
+  for await (const raw of stream) {
+    // Events already buffered when the deadline fired must not reach onTextDelta.
+    if (signal.aborted) break;
+    eventNumber++;
+    const type = (raw as { type?: unknown }).type;
+    if (typeof type !== "string" || !Object.hasOwn(StreamEventWire, type)) continue;
+    const what = `stream event ${eventNumber} (${type})`;
+    if (type === "message_start") assembler.messageStart(parseWire(StreamEventWire.message_start, raw, context, what));
+    else if (type === "content_block_start") assembler.blockStart(parseWire(StreamEventWire.content_block_start, raw, context, what));
+    else if (type === "content_block_delta") assembler.blockDelta(parseWire(StreamEventWire.content_block_delta, raw, context, what));
+    else if (type === "message_delta") assembler.messageDelta(parseWire(StreamEventWire.message_delta, raw, context, what));
+    else if (type === "message_stop") assembler.sawMessageStop = true;
+  }
+  // Both SDKs end iteration quietly when the request is aborted, so ask the signal.
+  signal.throwIfAborted();
+  if (!assembler.sawMessageStop) {
+    throw providerError(context, "invalid_response", `${context.label} ended the stream after ${eventNumber} events without message_stop; the stream was cut short`);
+  }
+  return assembler.finish();
+}

@@ -1,0 +1,152 @@
+/** Messages API responses (whole or streamed) → the normalised response. */
+import { canonicalJson } from "../../canonical/index.js";
+import type { LlmResponse, StopReason, ToolCall, Usage } from "../model.js";
+import type { MessageWire, PartialUsageWire, StreamEvent } from "./wire.js";
+
+export function fromMessage(wire: MessageWire): LlmResponse {
+  let text = "";
+  const toolCalls: ToolCall[] = [];
+  for (const block of wire.content) {
+    if (block.type === "text" && "text" in block) text += block.text;
+    else if (block.type === "tool_use" && "id" in block) {
+      toolCalls.push({ id: block.id, name: block.name, arguments: canonicalJson(block.input ?? {}) });
+    }
+    // thinking, redacted_thinking and server-tool blocks are not part of the contract (yet).
+  }
+  return {
+    id: wire.id ?? undefined,
+    model: wire.model ?? undefined,
+    text,
+    toolCalls,
+    stopReason: stopReasonOf(wire.stop_reason),
+    usage: usageOf(wire.usage),
+  };
+}
+
+export function stopReasonOf(stopReason: string | null | undefined): StopReason {
+  switch (stopReason) {
+    case "end_turn":
+    case "stop_sequence":
+      return "end";
+    case "tool_use":
+      return "tool_calls";
+    case "max_tokens":
+    case "model_context_window_exceeded":
+      return "max_tokens";
+    case "refusal":
+      return "content_filter";
+    default:
+      // pause_turn (a server tool paused a long turn), null, or a reason newer than this code.
+      return "other";
+  }
+}
+
+/**
+ * Anthropic counts `input_tokens` *after* the cache: tokens read from the cache and tokens
+ * written to it are reported beside it, not inside it. The contract's inputTokens is the whole
+ * prompt (as OpenAI reports it), so all three are added, and cachedInputTokens is the cache
+ * reads, a subset of it. Cache writes (billed at 1.25x) stay priced as plain input.
+ */
+export function usageOf(usage: PartialUsageWire | null | undefined): Usage {
+  const cacheRead = usage?.cache_read_input_tokens ?? 0;
+  const cacheWrite = usage?.cache_creation_input_tokens ?? 0;
+  return {
+    inputTokens: (usage?.input_tokens ?? 0) + cacheRead + cacheWrite,
+    outputTokens: usage?.output_tokens ?? 0,
+    cachedInputTokens: cacheRead,
+  };
+}
+
+interface PartialBlock {
+  kind: "text" | "tool_use";
+  id: string;
+  name: string;
+  /** The tool input as announced by content_block_start ({} when it streams). */
+  initialInput: unknown;
+  json: string;
+}
+
+/** Folds stream events into one response; tool input JSON is assembled from its fragments. */
+export class MessageStreamAssembler {
+  private id: string | undefined;
+  private model: string | undefined;
+  private text = "";
+  private stopReason: string | null | undefined;
+  private usage: PartialUsageWire = {};
+  private readonly blocks = new Map<number, PartialBlock>();
+  sawMessageStop = false;
+
+  constructor(private readonly onTextDelta?: (delta: string) => void) {}
+
+  messageStart(event: StreamEvent<"message_start">): void {
+    this.id = event.message.id ?? undefined;
+    this.model = event.message.model ?? undefined;
+    this.mergeUsage(event.message.usage);
+  }
+
+  blockStart(event: StreamEvent<"content_block_start">): void {
+    const block = event.content_block;
+    if (block.type === "text" && "text" in block) {
+      this.blocks.set(event.index, { kind: "text", id: "", name: "", initialInput: undefined, json: "" });
+      this.appendText(block.text);
+    } else if (block.type === "tool_use" && "id" in block) {
+      this.blocks.set(event.index, { kind: "tool_use", id: block.id, name: block.name, initialInput: block.input, json: "" });
+    }
+  }
+
+  blockDelta(event: StreamEvent<"content_block_delta">): void {
+    const delta = event.delta;
+    if (delta.type === "text_delta" && "text" in delta) this.appendText(delta.text);
+    else if (delta.type === "input_json_delta" && "partial_json" in delta) {
+      const block = this.blocks.get(event.index);
+      if (block?.kind === "tool_use") block.json += delta.partial_json;
+    }
+  }
+
+  messageDelta(event: StreamEvent<"message_delta">): void {
+    if (event.delta.stop_reason !== undefined) this.stopReason = event.delta.stop_reason;
+    this.mergeUsage(event.usage);
+  }
+
+  finish(): LlmResponse {
+    const toolCalls = [...this.blocks.entries()]
+      .sort(([a], [b]) => a - b)
+      .filter(([, block]) => block.kind === "tool_use")
+      .map(([, block]): ToolCall => ({ id: block.id, name: block.name, arguments: toolArguments(block) }));
+    return {
+      id: this.id,
+      model: this.model,
+      text: this.text,
+      toolCalls,
+      stopReason: stopReasonOf(this.stopReason),
+      usage: usageOf(this.usage),
+    };
+  }
+
+  private appendText(text: string): void {
+    if (text === "") return;
+    this.text += text;
+    this.onTextDelta?.(text);
+  }
+
+  /** message_delta's counts are cumulative, so a field it carries replaces the earlier one. */
+  private mergeUsage(usage: PartialUsageWire | null | undefined): void {
+    if (!usage) return;
+    for (const [key, value] of Object.entries(usage) as [keyof PartialUsageWire, number | null | undefined][]) {
+      if (value !== null && value !== undefined) this.usage[key] = value;
+    }
+  }
+}
+
+/**
+ * Canonical JSON when the assembled text parses (as for a whole response), the raw text when
+ * it does not (a stream cut at max_tokens), and the announced input when nothing streamed.
+ */
+function toolArguments(block: PartialBlock): string {
+  if (block.json === "") return canonicalJson(block.initialInput ?? {});
+  try {
+    return canonicalJson(JSON.parse(block.json) as unknown);
+  } catch {
+    return block.json;
+  }
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { parseRetryAfterMs, providerMessageOf, scrubSecrets } from "../../src/providers/http/index.js";
+
+describe("retry-after parsing", () => {
+  const headers = (values: Record<string, string>) => new Headers(values);
+  const now = () => Date.parse("2026-01-01T00:00:00Z");
+
+  it("reads seconds, fractional seconds and milliseconds", () => {
+    expect(parseRetryAfterMs(headers({ "retry-after": "3" }))).toBe(3000);
+    expect(parseRetryAfterMs(headers({ "retry-after": "0.5" }))).toBe(500);
+    expect(parseRetryAfterMs(headers({ "retry-after-ms": "250", "retry-after": "3" }))).toBe(250);
+  });
+
+  it("turns an HTTP date into a delay, never negative", () => {
+    expect(parseRetryAfterMs(headers({ "retry-after": "Thu, 01 Jan 2026 00:00:30 GMT" }), now)).toBe(30_000);
+    expect(parseRetryAfterMs(headers({ "retry-after": "Wed, 31 Dec 2025 23:59:00 GMT" }), now)).toBe(0);
+  });
+
+  it("ignores absent or unreadable values", () => {
+    expect(parseRetryAfterMs(undefined)).toBeUndefined();
+    expect(parseRetryAfterMs(headers({}))).toBeUndefined();
+    expect(parseRetryAfterMs(headers({ "retry-after": "soon" }))).toBeUndefined();
+    expect(parseRetryAfterMs(headers({ "retry-after-ms": "-5" }))).toBeUndefined();
+  });
+});
+
+describe("secrets and provider messages", () => {
+  it("removes keys and bearer tokens from text", () => {
+    const key = "sk-live-ABCDEFGH12345678";
+    expect(scrubSecrets(`bad key ${key} (${key})`, [key])).toBe("bad key [redacted] ([redacted])");
+    expect(scrubSecrets("Authorization: Bearer abc.def-123", [])).toBe("Authorization: Bearer [redacted]");
+  });
+
+  it("finds the explanation in every common error body dialect", () => {
+    expect(providerMessageOf({ error: { message: "openai style" } })).toBe("openai style");
+    expect(providerMessageOf({ type: "error", error: { type: "x", message: "anthropic style" } })).toBe("anthropic style");
+    expect(providerMessageOf({ object: "error", message: "vllm style" })).toBe("vllm style");
+    expect(providerMessageOf({ error: "ollama style" })).toBe("ollama style");
+    expect(providerMessageOf({ detail: [{ loc: ["body"], msg: "fastapi style" }] })).toContain("fastapi style");
+    expect(providerMessageOf("<html>\n  Bad   gateway\n</html>")).toBe("<html> Bad gateway </html>");
+    expect(providerMessageOf({})).toBeUndefined();
+  });
+});
