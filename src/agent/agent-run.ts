@@ -2,6 +2,7 @@ import { digest } from "../canonical/index.js";
 import type { RunContext } from "../context/index.js";
 import { RunError } from "../errors/index.js";
 import type { ErrorInfo } from "../events/index.js";
+import type { LlmResponse } from "../providers/model.js";
 import { RunLog, type RunStore } from "../journal/index.js";
 import { toolSpec } from "../tools/index.js";
 import type { AgentDefinition } from "./definition.js";
@@ -15,11 +16,18 @@ export interface TurnOutcome {
   error?: ErrorInfo;
   /** Calls waiting for a decision when status is "waiting". */
   pending: { callId: string; tool: string; roles: string[] }[];
+  /** When the run waits on a sub-agent: the child run that holds the pending decisions. */
+  childRunId?: string;
 }
 
 export interface TurnOptions {
   signal?: AbortSignal;
+  /** Text as the model streams it, from every step and every attempt. */
   onTextDelta?: (delta: string) => void;
+  /** A step ended with tool calls: streamed text so far was not the answer. */
+  onStepEnd?: (response: LlmResponse) => void;
+  /** An attempt failed and will be retried: text it streamed is void. */
+  onRetry?: (failure: { attempt: number; message: string; retryInMs: number }) => void;
 }
 
 /** What identifies an agent's behaviour: a change here is a change replay should notice. */
@@ -52,7 +60,13 @@ export class AgentRun {
 
   static start(
     agent: AgentDefinition,
-    options: { store: RunStore; context: RunContext; runId?: string; parent?: { runId: string; callId: string } },
+    options: {
+      store: RunStore;
+      context: RunContext;
+      runId?: string;
+      parent?: { runId: string; callId: string };
+      source?: { config?: string; mock?: string };
+    },
   ): AgentRun {
     const runId = options.runId ?? options.context.ids.runId();
     const log = RunLog.create(runId, options.store, options.context.clock);
@@ -63,6 +77,7 @@ export class AgentRun {
       seed: options.context.seed,
       config: agent.config ?? null,
       ...(options.parent ? { parent: options.parent } : {}),
+      ...(options.source ? { source: options.source } : {}),
     });
     return new AgentRun(agent, log, options.context);
   }
@@ -84,7 +99,17 @@ export class AgentRun {
         runId: this.runId,
       });
     }
-    this.log.append<"message">({ type: "message", role: "user", content: message });
+    const firings = this.agent.guardrails?.checkInput(message) ?? [];
+    const blocking = firings.filter((firing) => firing.action === "block");
+    if (blocking.length > 0) {
+      // The message never enters the conversation: a later turn must not see it either.
+      this.log.appendAll(firings);
+      return this.#finish("failed", {
+        code: "guardrail_blocked",
+        message: `the input was blocked before any model call: ${blocking.map((firing) => `${firing.rule} (${firing.detail})`).join("; ")}`,
+      });
+    }
+    this.log.appendAll([...firings, { type: "message", role: "user", content: message }]);
     return this.#drive(options);
   }
 
@@ -101,9 +126,14 @@ export class AgentRun {
     const signal = options.signal ?? controller.signal;
     for (;;) {
       if (signal.aborted) return this.#finish("failed", { code: "aborted", message: "the run was aborted" });
-      const batch = await runPendingCalls(this.agent, this.log, signal);
+      const batch = await runPendingCalls(this.agent, this.log, this.#context, signal);
       if (batch.paused) {
-        this.log.append<"run.paused">({ type: "run.paused", reason: "approval", pending: batch.pending });
+        this.log.append<"run.paused">({
+          type: "run.paused",
+          reason: batch.reason,
+          pending: batch.pending,
+          ...(batch.reason === "child_waiting" ? { childRunId: batch.childRunId } : {}),
+        });
         return this.#outcome();
       }
       if (this.log.state.turnSteps >= this.agent.maxSteps) {
@@ -119,10 +149,12 @@ export class AgentRun {
         sleep: (ms) => this.#context.clock.sleep(ms),
         signal,
         ...(options.onTextDelta ? { onTextDelta: options.onTextDelta } : {}),
+        ...(options.onRetry ? { onRetry: options.onRetry } : {}),
       });
       if (!step.ok) return this.#finish("failed", step.error);
       const { response } = step;
       if (response.toolCalls.length === 0) return this.#finish("completed");
+      options.onStepEnd?.(response);
       this.log.appendAll(
         response.toolCalls.map((call) => {
           const parsed = parseArguments(call.arguments);
@@ -139,11 +171,22 @@ export class AgentRun {
   }
 
   #finish(status: "completed" | "failed", error?: ErrorInfo): TurnOutcome {
+    let output = status === "completed" ? this.log.state.output : "";
+    if (status === "completed" && this.agent.guardrails) {
+      const checked = this.agent.guardrails.checkOutput(output);
+      if (checked.firings.length) this.log.appendAll(checked.firings);
+      const blocking = checked.firings.filter((firing) => firing.action === "block");
+      if (blocking.length > 0) {
+        status = "failed";
+        output = "";
+        error = { code: "guardrail_blocked", message: `the answer was withheld: ${blocking.map((firing) => firing.rule).join(", ")}` };
+      } else output = checked.text;
+    }
     const state = this.log.state;
     this.log.append<"run.finished">({
       type: "run.finished",
       status,
-      output: status === "completed" ? state.output : "",
+      output,
       ...(error ? { error } : {}),
       usage: state.usage,
       cost: state.cost,
@@ -162,6 +205,7 @@ export class AgentRun {
       output: state.output,
       ...(state.error ? { error: state.error } : {}),
       pending: status === "waiting" && lastPause?.type === "run.paused" ? lastPause.pending : [],
+      ...(status === "waiting" && lastPause?.type === "run.paused" && lastPause.childRunId ? { childRunId: lastPause.childRunId } : {}),
     };
   }
 }

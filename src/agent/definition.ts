@@ -1,7 +1,16 @@
 import type { JsonValue } from "../canonical/index.js";
 import type { LanguageModel, Usage } from "../providers/model.js";
 import type { AnyTool } from "../tools/index.js";
+import type { EventPayload } from "../events/index.js";
 import type { CallGate } from "./gate.js";
+
+/** Checks on user input and final answers; every firing becomes a `guardrail` event. */
+export interface GuardrailChecks {
+  /** Any firing with action "block" ends the turn before the model is called. */
+  checkInput(text: string): EventPayload<"guardrail">[];
+  /** The answer as the user should get it (redacted), and the firings. */
+  checkOutput(text: string): { text: string; firings: EventPayload<"guardrail">[] };
+}
 
 export interface Sampling {
   temperature?: number;
@@ -26,6 +35,7 @@ export interface AgentDefinition {
   cost?: (model: string, usage: Usage) => number | null;
   /** Decides, before anything runs, whether each call of a batch may run (policy, approvals). */
   gate?: CallGate;
+  guardrails?: GuardrailChecks;
   /** The configuration as recorded in `run.started`, secrets already redacted. */
   config?: JsonValue;
 }

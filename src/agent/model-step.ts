@@ -13,6 +13,7 @@ export interface StepEnvironment {
   sleep: (ms: number) => Promise<void>;
   signal?: AbortSignal;
   onTextDelta?: (delta: string) => void;
+  onRetry?: (failure: { attempt: number; message: string; retryInMs: number }) => void;
 }
 
 export type StepOutcome = { ok: true; response: LlmResponse } | { ok: false; error: { code: string; message: string } };
@@ -70,6 +71,7 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
       const retryInMs = retryable ? backoff(error, attempt, agent.retryBaseMs ?? 500, env.random) : null;
       log.append<"llm.failed">({ type: "llm.failed", step, attempt, requestKey: key, error: failure, retryInMs });
       if (retryInMs === null) return { ok: false, error: { code: failure.code, message: failure.message } };
+      env.onRetry?.({ attempt, message: failure.message, retryInMs });
       await env.sleep(retryInMs);
     }
   }

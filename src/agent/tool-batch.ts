@@ -1,12 +1,23 @@
 import { canonicalJson } from "../canonical/index.js";
+import type { RunContext } from "../context/index.js";
 import { RetraceError } from "../errors/index.js";
 import type { EventPayload, RetrievedChunk, ToolErrorKind } from "../events/index.js";
 import type { PendingCall, RunLog } from "../journal/index.js";
 import type { AnyTool, ToolContext } from "../tools/index.js";
 import type { AgentDefinition } from "./definition.js";
 import type { CallVerdict, PreparedCall } from "./gate.js";
+import { isSubAgent, runChild } from "./sub-agent.js";
 
-export type BatchOutcome = { paused: false } | { paused: true; pending: { callId: string; tool: string; roles: string[] }[] };
+export interface PendingDecision {
+  callId: string;
+  tool: string;
+  roles: string[];
+}
+
+export type BatchOutcome =
+  | { paused: false }
+  | { paused: true; reason: "approval"; pending: PendingDecision[] }
+  | { paused: true; reason: "child_waiting"; childRunId: string; pending: PendingDecision[] };
 
 interface Failure {
   kind: ToolErrorKind;
@@ -18,10 +29,7 @@ function prepare(call: PendingCall, tools: ReadonlyMap<string, AnyTool>): Prepar
   const tool = tools.get(call.name);
   if (!tool) {
     const known = [...tools.keys()];
-    return {
-      kind: "unknown_tool",
-      message: `no tool named "${call.name}"; available: ${known.length ? known.join(", ") : "(none)"}`,
-    };
+    return { kind: "unknown_tool", message: `no tool named "${call.name}"; available: ${known.length ? known.join(", ") : "(none)"}` };
   }
   if (call.rawArgs !== undefined) {
     return { kind: "invalid_arguments", message: `arguments are not valid JSON: ${truncate(call.rawArgs, 200)}` };
@@ -39,14 +47,32 @@ function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
+type Outcome =
+  | { kind: "finished"; result: unknown }
+  | { kind: "failed"; error: Failure }
+  | { kind: "waiting"; childRunId: string; pending: PendingDecision[] };
+
 interface Executed {
   retrievals: EventPayload<"retrieval">[];
-  outcome: { ok: true; result: unknown } | { ok: false; error: Failure };
+  outcome: Outcome;
 }
 
-async function execute(call: PreparedCall, log: RunLog, signal: AbortSignal): Promise<Executed> {
+function describeThrown(error: unknown): string {
+  if (error instanceof RetraceError) return `${error.code}: ${error.message}`;
+  if (error instanceof Error) return error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
+  return String(error);
+}
+
+async function execute(call: PreparedCall, log: RunLog, context: RunContext, signal: AbortSignal): Promise<Executed> {
   const retrievals: EventPayload<"retrieval">[] = [];
-  const context: ToolContext = {
+  if (isSubAgent(call.tool)) {
+    const child = await runChild(call.tool, (call.args as { task: string }).task, log, call.callId, context);
+    if (child.status === "completed") return { retrievals, outcome: { kind: "finished", result: { runId: child.runId, output: child.output } } };
+    if (child.status === "waiting") return { retrievals, outcome: { kind: "waiting", childRunId: child.runId, pending: child.pending } };
+    const reason = child.error ? `${child.error.code}: ${child.error.message}` : "it failed";
+    return { retrievals, outcome: { kind: "failed", error: { kind: "child_failed", message: `child run ${child.runId} failed: ${reason}` } } };
+  }
+  const toolContext: ToolContext = {
     runId: log.runId,
     callId: call.callId,
     signal,
@@ -57,54 +83,95 @@ async function execute(call: PreparedCall, log: RunLog, signal: AbortSignal): Pr
   };
   // No clock reads around the call: tools finish in any order, and the log must not show it.
   try {
-    const value = await call.tool.run(call.args, context);
+    const value = await call.tool.run(call.args, toolContext);
     const result = value === undefined ? null : value;
     try {
       // The result must survive the log unchanged; refuse what canonical JSON would alter.
       canonicalJson(result);
     } catch (error) {
-      return { retrievals, outcome: { ok: false, error: { kind: "invalid_result", message: (error as Error).message } } };
+      return { retrievals, outcome: { kind: "failed", error: { kind: "invalid_result", message: (error as Error).message } } };
     }
-    return { retrievals, outcome: { ok: true, result } };
+    return { retrievals, outcome: { kind: "finished", result } };
   } catch (error) {
-    const message = error instanceof RetraceError ? error.message : error instanceof Error ? error.message : String(error);
-    const name = error instanceof RetraceError ? `${error.code}: ` : error instanceof Error && error.name !== "Error" ? `${error.name}: ` : "";
-    return { retrievals, outcome: { ok: false, error: { kind: "threw", message: `${name}${message}` } } };
+    return { retrievals, outcome: { kind: "failed", error: { kind: "threw", message: describeThrown(error) } } };
   }
+}
+
+/** Runs calls concurrently and writes their outcomes in call order. */
+async function executeAll(calls: readonly PreparedCall[], log: RunLog, context: RunContext, signal: AbortSignal): Promise<BatchOutcome> {
+  const executed = await Promise.all(calls.map((call) => execute(call, log, context, signal)));
+  const outcomes: EventPayload[] = [];
+  let waiting: Extract<Outcome, { kind: "waiting" }> | undefined;
+  calls.forEach((call, index) => {
+    const { retrievals, outcome } = executed[index] as Executed;
+    outcomes.push(...retrievals);
+    if (outcome.kind === "finished") outcomes.push({ type: "tool.finished", callId: call.callId, name: call.name, result: outcome.result });
+    else if (outcome.kind === "failed") outcomes.push({ type: "tool.failed", callId: call.callId, name: call.name, error: outcome.error });
+    else waiting ??= outcome;
+  });
+  if (outcomes.length) log.appendAll(outcomes);
+  if (waiting) return { paused: true, reason: "child_waiting", childRunId: waiting.childRunId, pending: waiting.pending };
+  return { paused: false };
+}
+
+/**
+ * Calls whose start marker is in the log but whose outcome is not: the run paused on a child,
+ * or the process stopped. A child run is continued; an idempotent tool runs again; anything
+ * else may have had its effect, so it is reported as an unknown outcome, never silently re-run.
+ */
+async function settleStarted(agent: AgentDefinition, log: RunLog, context: RunContext, signal: AbortSignal): Promise<BatchOutcome> {
+  const started = log.state.pendingCalls.filter((call) => call.phase === "started");
+  if (started.length === 0) return { paused: false };
+  const tools = new Map(agent.tools.map((tool) => [tool.name, tool]));
+  const rerun: PreparedCall[] = [];
+  const unknown: EventPayload[] = [];
+  for (const call of started) {
+    const prepared = prepare(call, tools);
+    if (!("kind" in prepared) && (isSubAgent(prepared.tool) || prepared.tool.idempotent)) rerun.push(prepared);
+    else {
+      unknown.push({
+        type: "tool.unknown_outcome",
+        callId: call.callId,
+        name: call.name,
+        detail: `${call.name} started but its outcome was never recorded; it is not idempotent, so it was not run again`,
+      });
+    }
+  }
+  if (unknown.length) log.appendAll(unknown);
+  return rerun.length ? executeAll(rerun, log, context, signal) : { paused: false };
 }
 
 /**
  * Settles every call the log says is still pending. Calls of one batch run concurrently, but
  * their events are written in call order, so the log never depends on which finished first.
  */
-export async function runPendingCalls(agent: AgentDefinition, log: RunLog, signal: AbortSignal): Promise<BatchOutcome> {
+export async function runPendingCalls(agent: AgentDefinition, log: RunLog, context: RunContext, signal: AbortSignal): Promise<BatchOutcome> {
+  const resumed = await settleStarted(agent, log, context, signal);
+  if (resumed.paused) return resumed;
   const pending = log.state.pendingCalls.filter((call) => call.phase === "requested");
   if (pending.length === 0) return { paused: false };
   const tools = new Map(agent.tools.map((tool) => [tool.name, tool]));
 
-  const prepared: (PreparedCall | undefined)[] = [];
+  const prepared: PreparedCall[] = [];
   const failures: EventPayload[] = [];
   for (const call of pending) {
     const result = prepare(call, tools);
-    if ("kind" in result) {
-      failures.push({ type: "tool.failed", callId: call.callId, name: call.name, error: result});
-      prepared.push(undefined);
-    } else prepared.push(result);
+    if ("kind" in result) failures.push({ type: "tool.failed", callId: call.callId, name: call.name, error: result });
+    else prepared.push(result);
   }
   if (failures.length) log.appendAll(failures);
 
-  const runnable = prepared.filter((call): call is PreparedCall => call !== undefined);
-  const verdicts: CallVerdict[] = agent.gate ? await agent.gate.review(runnable, log) : runnable.map(() => ({ action: "run" }));
-  const waiting = runnable.flatMap((call, index) => {
+  const verdicts: CallVerdict[] = agent.gate ? await agent.gate.review(prepared, log) : prepared.map(() => ({ action: "run" }));
+  const waiting = prepared.flatMap((call, index) => {
     const verdict = verdicts[index];
     return verdict?.action === "wait" ? [{ callId: call.callId, tool: call.name, roles: verdict.roles }] : [];
   });
   // One undecided call holds the whole batch: nothing runs until every call is decided.
-  if (waiting.length > 0) return { paused: true, pending: waiting };
+  if (waiting.length > 0) return { paused: true, reason: "approval", pending: waiting };
 
   const blocked: EventPayload[] = [];
   const toRun: PreparedCall[] = [];
-  runnable.forEach((call, index) => {
+  prepared.forEach((call, index) => {
     const verdict = verdicts[index] ?? { action: "run" };
     if (verdict.action === "block") {
       blocked.push({ type: "tool.blocked", callId: call.callId, name: call.name, reason: verdict.reason, detail: verdict.detail });
@@ -115,17 +182,5 @@ export async function runPendingCalls(agent: AgentDefinition, log: RunLog, signa
 
   // The start markers land before anything runs: after a crash, the log tells which calls may have had effects.
   log.appendAll(toRun.map((call) => ({ type: "tool.started", callId: call.callId, name: call.name }) as EventPayload));
-  const executed = await Promise.all(toRun.map((call) => execute(call, log, signal)));
-  const outcomes: EventPayload[] = [];
-  toRun.forEach((call, index) => {
-    const run = executed[index] as Executed;
-    outcomes.push(...run.retrievals);
-    outcomes.push(
-      run.outcome.ok
-        ? { type: "tool.finished", callId: call.callId, name: call.name, result: run.outcome.result }
-        : { type: "tool.failed", callId: call.callId, name: call.name, error: run.outcome.error },
-    );
-  });
-  log.appendAll(outcomes);
-  return { paused: false };
+  return executeAll(toRun, log, context, signal);
 }

@@ -1,4 +1,6 @@
 import { RetraceError } from "../errors/index.js";
+import { approveCommand, approveHelp } from "./commands/approve.js";
+import { resumeCommand, resumeHelp } from "./commands/resume.js";
 import { runCommand, runHelp } from "./commands/run.js";
 import { runsCommand, runsHelp } from "./commands/runs.js";
 import { traceCommand, traceHelp } from "./commands/trace.js";
@@ -11,6 +13,8 @@ const commands: Record<string, Command> = {
   run: { run: runCommand, help: runHelp, summary: "run an agent on one message" },
   runs: { run: runsCommand, help: runsHelp, summary: "list recorded runs" },
   trace: { run: traceCommand, help: traceHelp, summary: "print a run's timeline (or its raw events)" },
+  approve: { run: approveCommand, help: approveHelp, summary: "approve or deny a call a run waits on" },
+  resume: { run: resumeCommand, help: resumeHelp, summary: "continue a paused run where it stopped" },
 };
 
 function usage(): string {

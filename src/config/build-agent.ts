@@ -1,12 +1,13 @@
 import { resolve } from "node:path";
-import type { AgentDefinition } from "../agent/index.js";
+import { subAgentTool, type AgentDefinition } from "../agent/index.js";
+import { Guardrails, PolicyGate, type Approver } from "../policy/index.js";
 import { ConfigError } from "../errors/index.js";
 import type { JsonValue } from "../canonical/index.js";
 import { createModel, ScriptedModel, type LanguageModel, type Usage } from "../providers/index.js";
 import { costOf } from "../providers/pricing/index.js";
 import { createBuiltinTool } from "../tools/builtin/index.js";
 import type { AnyTool } from "../tools/index.js";
-import type { LoadedConfig } from "./load.js";
+import { loadConfig, type LoadedConfig } from "./load.js";
 import { redactSecrets } from "./redact.js";
 import type { AgentConfig, ToolEntry } from "./schema.js";
 
@@ -21,7 +22,11 @@ export interface BuildOptions {
   stream?: boolean;
   fetch?: typeof fetch;
   env?: Readonly<Record<string, string | undefined>>;
+  /** Decides approvals while the run waits (e.g. `--approve prompt`); without one the run pauses. */
+  approver?: Approver;
 }
+
+const MAX_AGENT_DEPTH = 5;
 
 async function buildModel(loaded: LoadedConfig, options: BuildOptions): Promise<LanguageModel> {
   if (options.model) return options.model;
@@ -96,7 +101,61 @@ export function configCost(config: AgentConfig): (model: string, usage: Usage) =
   return (model, usage) => costOf(model, usage, overrides);
 }
 
+function buildGovernance(loaded: LoadedConfig, approver: Approver | undefined): Pick<AgentDefinition, "gate" | "guardrails"> {
+  const { config } = loaded;
+  const guardrails = config.guardrails
+    ? new Guardrails({
+        input: {
+          ...(config.guardrails.input.max_length !== undefined ? { maxLength: config.guardrails.input.max_length } : {}),
+          promptInjection: config.guardrails.input.prompt_injection,
+          block: config.guardrails.input.block,
+        },
+        output: {
+          block: config.guardrails.output.block,
+          warn: config.guardrails.output.warn,
+          redactSecrets: config.guardrails.output.redact_secrets,
+          redact: config.guardrails.output.redact,
+        },
+      })
+    : undefined;
+  const limit = (value: { max: number; per?: number | undefined }) => ({ max: value.max, ...(value.per !== undefined ? { perMs: value.per * 1000 } : {}) });
+  const gate = new PolicyGate({
+    mode: config.mode,
+    policy: config.policy,
+    trust: config.trust,
+    rateLimits: {
+      ...(config.rate_limits.run ? { run: limit(config.rate_limits.run) } : {}),
+      tools: Object.fromEntries(Object.entries(config.rate_limits.tools).map(([name, value]) => [name, limit(value)])),
+    },
+    ...(guardrails ? { guardrails } : {}),
+    ...(approver ? { approver } : {}),
+  });
+  return { gate, ...(guardrails ? { guardrails } : {}) };
+}
+
+async function buildSubAgents(loaded: LoadedConfig, options: BuildOptions, depth: number): Promise<AnyTool[]> {
+  const tools: AnyTool[] = [];
+  for (const [name, entry] of Object.entries(loaded.config.agents)) {
+    if (depth >= MAX_AGENT_DEPTH) {
+      throw new ConfigError(`sub-agents nest deeper than ${MAX_AGENT_DEPTH} levels (is there a cycle?)`, { file: loaded.file, path: `agents.${name}` });
+    }
+    const childLoaded = loadConfig(resolve(loaded.baseDir, entry.config), options.env ?? process.env);
+    const childMock = options.mock !== undefined ? entry.mock : undefined;
+    if (options.mock !== undefined && childMock === undefined && childLoaded.config.llm.provider !== "scripted") {
+      throw new ConfigError(`under --mock, sub-agent ${name} needs a mock script (agents.${name}.mock)`, { file: loaded.file, path: `agents.${name}.mock` });
+    }
+    const { mock: _parentMock, model: _parentModel, tools: _parentTools, ...inherited } = options;
+    const child = await buildAgentAt(childLoaded, { ...inherited, ...(childMock ? { mock: resolve(loaded.baseDir, childMock) } : {}) }, depth + 1);
+    tools.push(subAgentTool(name, child, entry.description));
+  }
+  return tools;
+}
+
 export async function buildAgent(loaded: LoadedConfig, options: BuildOptions = {}): Promise<AgentDefinition> {
+  return buildAgentAt(loaded, options, 0);
+}
+
+async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: number): Promise<AgentDefinition> {
   const { config } = loaded;
   const model = await buildModel(loaded, options);
   return {
@@ -104,7 +163,8 @@ export async function buildAgent(loaded: LoadedConfig, options: BuildOptions = {
     ...(config.system_prompt !== undefined ? { system: config.system_prompt } : {}),
     maxSteps: config.max_steps,
     model,
-    tools: buildTools(loaded, options.tools ?? []),
+    tools: [...buildTools(loaded, options.tools ?? []), ...(await buildSubAgents(loaded, options, depth))],
+    ...buildGovernance(loaded, options.approver),
     sampling: {
       ...(config.llm.temperature !== undefined ? { temperature: config.llm.temperature } : {}),
       ...(config.llm.max_tokens !== undefined ? { maxTokens: config.llm.max_tokens } : {}),

@@ -38,6 +38,69 @@ export const ToolEntrySchema = z.union([
 ]);
 export type ToolEntry = z.infer<typeof ToolEntrySchema>;
 
+const RegexSchema = z.string().superRefine((pattern, context) => {
+  try {
+    new RegExp(pattern, "iu");
+  } catch (error) {
+    context.addIssue({ code: "custom", message: `not a valid regular expression: ${(error as Error).message}` });
+  }
+});
+
+/** Argument patterns: a string is a glob for string arguments (`**\/.env`); other values must be equal. */
+const ArgsMatchSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+
+export const PolicyRuleSchema = z.strictObject({
+  /** Tool name glob; every tool when absent. */
+  tool: z.string().default("*"),
+  args: ArgsMatchSchema.optional(),
+  action: z.enum(["allow", "deny", "require_approval"], {
+    error: (issue) => `unknown action ${JSON.stringify(issue.input)}: use allow, deny or require_approval`,
+  }),
+  /** Roles that must all approve, for require_approval; any one approver when absent. */
+  roles: z.array(z.string().min(1)).min(1).optional(),
+  reason: z.string().optional(),
+});
+export type PolicyRule = z.infer<typeof PolicyRuleSchema>;
+
+export const TrustRuleSchema = z.strictObject({ tool: z.string().default("*"), args: ArgsMatchSchema.optional() });
+export type TrustRule = z.infer<typeof TrustRuleSchema>;
+
+const LimitSchema = z.strictObject({
+  max: z.number().int().nonnegative(),
+  /** Window in seconds on the run clock; the whole run when absent. */
+  per: z.number().positive().optional(),
+});
+export type Limit = z.infer<typeof LimitSchema>;
+
+export const GuardrailsSchema = z.strictObject({
+  input: z
+    .strictObject({
+      max_length: z.number().int().positive().optional(),
+      prompt_injection: z.boolean().default(false),
+      /** Regular expressions (case-insensitive) that block a user message before any model call. */
+      block: z.array(RegexSchema).default([]),
+    })
+    .default({ prompt_injection: false, block: [] }),
+  output: z
+    .strictObject({
+      block: z.array(RegexSchema).default([]),
+      warn: z.array(RegexSchema).default([]),
+      /** Replace API keys, bearer tokens and private keys in answers with [redacted]. */
+      redact_secrets: z.boolean().default(true),
+      redact: z.array(RegexSchema).default([]),
+    })
+    .default({ block: [], warn: [], redact_secrets: true, redact: [] }),
+});
+export type GuardrailsConfig = z.infer<typeof GuardrailsSchema>;
+
+export const SubAgentSchema = z.strictObject({
+  /** The child agent's config file, relative to this one. */
+  config: z.string(),
+  description: z.string().optional(),
+  /** Mock script for the child when the parent runs with --mock. */
+  mock: z.string().optional(),
+});
+
 export const AgentConfigSchema = z.strictObject({
   name: z.string().min(1),
   system_prompt: z.string().optional(),
@@ -49,5 +112,17 @@ export const AgentConfigSchema = z.strictObject({
   /** Files search_docs indexes, relative to the config file. */
   documents: z.array(z.string()).default([]),
   store: z.strictObject({ path: z.string().optional() }).default({}),
+  /** chat/plan: read-only tools only; act: approvals where required; auto: trust rules skip them; yolo: no approvals, no rate limits. */
+  mode: z.enum(["chat", "plan", "act", "auto", "yolo"]).default("act"),
+  /** First match wins. */
+  policy: z.array(PolicyRuleSchema).default([]),
+  /** In auto mode, calls matching a trust rule need no approval. */
+  trust: z.array(TrustRuleSchema).default([]),
+  rate_limits: z
+    .strictObject({ run: LimitSchema.optional(), tools: z.record(z.string(), LimitSchema).default({}) })
+    .default({ tools: {} }),
+  guardrails: GuardrailsSchema.optional(),
+  /** Agents this one may call as tools, by tool name. */
+  agents: z.record(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/), SubAgentSchema).default({}),
 });
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;

@@ -184,3 +184,40 @@ export class BuiltinToolError extends RetraceError {
     super(code, message);
   }
 }
+
+/** An eval case or eval option is malformed (`defineEval`, a tool mock, a matcher, a CLI value). */
+export class EvalDefinitionError extends RetraceError {
+  constructor(message: string, place: ErrorPlace = {}) {
+    super("eval_invalid", message, place);
+  }
+}
+
+/** An eval file could not be loaded (a syntax error, a throw at import, no cases). */
+export class EvalLoadError extends RetraceError {
+  constructor(message: string, place: ErrorPlace = {}, options?: { cause?: unknown }) {
+    super("eval_load", message, place, options);
+  }
+}
+
+/** Under `--mock` something tried to reach the network; the case that did it fails. */
+export class NetworkBlockedError extends RetraceError {
+  readonly target: string;
+  constructor(target: string, place: ErrorPlace = {}) {
+    super("network_blocked", `network request to ${target} under --mock: mock runs never touch the network (mock the tool, or run with --live)`, place);
+    this.target = target;
+  }
+}
+
+/** A scorer name that no scorer registered. */
+export class UnknownScorerError extends RetraceError {
+  constructor(message: string, place: ErrorPlace = {}) {
+    super("scorer_unknown", message, place);
+  }
+}
+
+/** An eval report (JSON) that does not match the report schema, or reports that cannot be merged. */
+export class ReportFormatError extends RetraceError {
+  constructor(message: string, place: ErrorPlace = {}) {
+    super("report_invalid", message, place);
+  }
+}

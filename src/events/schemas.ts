@@ -71,6 +71,8 @@ export const RunStartedSchema = event("run.started", {
   /** The agent's configuration with secrets redacted. */
   config: json,
   parent: z.object({ runId: z.string(), callId: z.string() }).optional(),
+  /** Where the CLI found the agent (paths relative to where it ran), so `resume` can rebuild it. */
+  source: z.object({ config: z.string().optional(), mock: z.string().optional() }).optional(),
 });
 export const MessageEventSchema = event("message", { role: z.literal("user"), content: z.string() });
 export const LlmStartedSchema = event("llm.started", {

@@ -23,6 +23,8 @@ export interface PendingApproval {
   roles: string[];
   granted: string[];
   deadline: number | undefined;
+  denied: { role: string; reason: string } | undefined;
+  expired: boolean;
 }
 
 export interface RunState {
@@ -161,7 +163,16 @@ function apply(previous: RunState, event: RunEvent): RunState {
         ...state,
         pendingApprovals: [
           ...state.pendingApprovals.filter((approval) => approval.callId !== event.callId),
-          { callId: event.callId, tool: event.tool, argsHash: event.argsHash, roles: event.roles, granted: [], deadline: event.deadline },
+          {
+            callId: event.callId,
+            tool: event.tool,
+            argsHash: event.argsHash,
+            roles: event.roles,
+            granted: [],
+            deadline: event.deadline,
+            denied: undefined,
+            expired: false,
+          },
         ],
       };
     case "approval.granted":
@@ -173,10 +184,21 @@ function apply(previous: RunState, event: RunEvent): RunState {
             : approval,
         ),
       };
+    // The call itself is settled by the tool.blocked event the gate writes next.
     case "approval.denied":
+      return {
+        ...state,
+        pendingApprovals: state.pendingApprovals.map((approval) =>
+          approval.callId === event.callId && approval.argsHash === event.argsHash
+            ? { ...approval, denied: { role: event.role, reason: event.reason } }
+            : approval,
+        ),
+      };
     case "approval.expired":
-      // The call itself is settled by the tool.blocked event that follows.
-      return state;
+      return {
+        ...state,
+        pendingApprovals: state.pendingApprovals.map((approval) => (approval.callId === event.callId ? { ...approval, expired: true } : approval)),
+      };
     case "run.paused":
       return { ...state, status: "waiting" };
     case "run.resumed":

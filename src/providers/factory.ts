@@ -37,10 +37,9 @@ export async function createModel(settings: ModelSettings): Promise<LanguageMode
   if (!apiKey && !settings.apiKeyVariable && defaultVariable) apiKey = settings.env?.[defaultVariable] || undefined;
   if (!apiKey) {
     const variable = settings.apiKeyVariable ?? defaultVariable;
-    if (settings.provider === "openai-compatible") {
-      // Local servers (Ollama, vLLM) accept any key; the SDK insists on one.
-      apiKey = "not-needed";
-    } else {
+    // A local server (Ollama, vLLM) may need no key, and then gets no Authorization header;
+    // but a key the config asks for (`api_key: ${GROQ_API_KEY}`) must be there.
+    if (settings.provider !== "openai-compatible" || settings.apiKeyVariable !== undefined) {
       throw new ConfigError(
         variable
           ? `no API key: environment variable ${variable} is not set`
@@ -54,7 +53,7 @@ export async function createModel(settings: ModelSettings): Promise<LanguageMode
   }
   const common = {
     model,
-    apiKey,
+    ...(apiKey ? { apiKey } : {}),
     ...(settings.baseUrl !== undefined ? { baseUrl: settings.baseUrl } : {}),
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
     ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),

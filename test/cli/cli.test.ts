@@ -1,30 +1,8 @@
-import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers.js";
-
-const root = resolve(import.meta.dirname, "../..");
-const bin = join(root, "bin/retrace.js");
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real CLI in a child process, with no API keys in its environment. */
-async function retrace(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Result> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env };
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], { cwd: options.cwd ?? root, env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-  }
-}
+import { retrace } from "./run-cli.js";
 
 const hello = ["examples/hello/agent.yaml", "-m", "What is 2 + 2?", "--mock", "examples/hello/mock.yaml"];
 

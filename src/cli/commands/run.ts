@@ -1,8 +1,9 @@
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { AgentRun, type TurnOutcome } from "../../agent/index.js";
 import { buildAgent, loadConfig } from "../../config/index.js";
 import { createRunContext } from "../../context/index.js";
 import { UsageError } from "../../errors/index.js";
+import { promptApprover, type Approver } from "../../policy/index.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
@@ -17,7 +18,9 @@ Options:
   --mock <script.yaml>   answer from a mock script instead of the configured model (no key, no network)
   --db <path>            run store (default: store.path from the config, else .retrace/runs.db)
   --stream               print the answer as it arrives
-  --json                 print {"runId","status","output"} (plus "error" or "pending") as JSON
+  --approve prompt       ask y/N on the terminal when a call needs approval (default No);
+                         without it, such a run pauses with status "waiting" (exit code 3)
+  --json                 print {"runId","status","output"} (plus "error", or "pending" when waiting) as JSON
 `;
 
 export function outcomeExitCode(outcome: TurnOutcome): ExitCode {
@@ -35,21 +38,59 @@ export function printOutcome(io: CliIO, outcome: TurnOutcome, asJson: boolean, a
         output: outcome.output,
         ...(outcome.error ? { error: outcome.error } : {}),
         ...(outcome.status === "waiting" ? { pending: outcome.pending } : {}),
+        ...(outcome.childRunId ? { childRunId: outcome.childRunId } : {}),
       })}\n`,
     );
   } else if (outcome.status === "completed") {
-    if (!alreadyStreamed) io.stdout(`${outcome.output}\n`);
-    else io.stdout("\n");
+    io.stdout(alreadyStreamed ? "\n" : `${outcome.output}\n`);
   } else if (outcome.status === "waiting") {
-    io.stderr(`run ${outcome.runId} is waiting for approval:\n`);
+    const target = outcome.childRunId ?? outcome.runId;
+    io.stderr(
+      outcome.childRunId
+        ? `run ${outcome.runId} is waiting on its child run ${outcome.childRunId}, which needs approval:\n`
+        : `run ${outcome.runId} is waiting for approval:\n`,
+    );
     for (const item of outcome.pending) {
       io.stderr(`  ${item.callId}  ${item.tool}${item.roles.length ? `  (roles: ${item.roles.join(", ")})` : ""}\n`);
     }
-    io.stderr(`approve with: retrace approve ${outcome.runId} <callId>, then: retrace resume ${outcome.runId}\n`);
+    io.stderr(`approve with: retrace approve ${target} <callId>, then: retrace resume ${target}\n`);
   } else {
     io.stderr(`run ${outcome.runId} failed: ${outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : "unknown error"}\n`);
   }
   return outcomeExitCode(outcome);
+}
+
+/**
+ * Prints streamed text as it arrives. Text of a step that ends in tool calls, or of an attempt
+ * that fails, is not the answer: the line is closed there so the answer starts on its own.
+ */
+function streamPrinter(io: CliIO) {
+  let line = "";
+  const close = () => {
+    if (line) io.stdout("\n");
+    line = "";
+  };
+  return {
+    options: {
+      onTextDelta: (delta: string) => {
+        line += delta;
+        io.stdout(delta);
+      },
+      onStepEnd: close,
+      onRetry: (failure: { attempt: number; message: string; retryInMs: number }) => {
+        close();
+        io.stderr(`(attempt ${failure.attempt} failed: ${failure.message}; retrying in ${failure.retryInMs} ms)\n`);
+      },
+    },
+    /** Whether the final answer is already on screen. */
+    answered: (output: string) => output.length > 0 && line === output,
+  };
+}
+
+export function approverOption(value: string | undefined): Approver | undefined {
+  if (value === undefined) return undefined;
+  if (value !== "prompt") throw new UsageError(`--approve: unknown approver "${value}" (the only one is "prompt")`);
+  return promptApprover();
 }
 
 export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
@@ -59,25 +100,37 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
     db: { type: "string" },
     json: { type: "boolean", default: false },
     stream: { type: "boolean", default: false },
+    approve: { type: "string" },
   });
   const [configPath, ...extra] = positionals;
   if (!configPath) throw new UsageError("run: missing <config.yaml>\n\n" + runHelp);
   if (extra.length) throw new UsageError(`run: unexpected argument "${extra[0]}"`);
   if (values.message === undefined) throw new UsageError("run: missing -m <message>");
 
-  const loaded = loadConfig(resolve(io.cwd, configPath), io.env);
+  const configFile = resolve(io.cwd, configPath);
+  const mockFile = values.mock ? resolve(io.cwd, values.mock) : undefined;
+  const approver = approverOption(values.approve);
+  const loaded = loadConfig(configFile, io.env);
   const agent = await buildAgent(loaded, {
     env: io.env,
-    ...(values.mock ? { mock: resolve(io.cwd, values.mock) } : {}),
+    ...(mockFile ? { mock: mockFile } : {}),
     ...(values.stream ? { stream: true } : {}),
+    ...(approver ? { approver } : {}),
   });
   const store = openStore(io.cwd, values.db, loaded.config.store.path);
   try {
     const context = createRunContext({ seed: loaded.config.llm.seed ?? 0 });
-    const run = AgentRun.start(agent, { store, context });
-    const streaming = values.stream && !values.json;
-    const outcome = await run.send(values.message, streaming ? { onTextDelta: (delta) => io.stdout(delta) } : {});
-    return printOutcome(io, outcome, values.json, streaming && outcome.output.length > 0);
+    const run = AgentRun.start(agent, {
+      store,
+      context,
+      // Relative to where the CLI ran, so a log carries no machine-specific absolute paths.
+      source: { config: relative(io.cwd, configFile), ...(mockFile ? { mock: relative(io.cwd, mockFile) } : {}) },
+    });
+    // Output guardrails may redact or withhold the answer, so it cannot be shown before they ran.
+    const streaming = values.stream && !values.json && !agent.guardrails;
+    const printer = streamPrinter(io);
+    const outcome = await run.send(values.message, streaming ? printer.options : {});
+    return printOutcome(io, outcome, values.json, printer.answered(outcome.output));
   } finally {
     store.close();
   }

@@ -3,9 +3,8 @@ import { constants } from "node:fs";
 import { mkdir, open, readdir, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { RetraceError } from "../../errors/index.js";
+import { FileToolError, RetraceError, WorkspaceEscapeError } from "../../errors/index.js";
 import { defineTool, type Tool } from "../define.js";
-import { FileToolError, WorkspaceEscapeError } from "../../errors/index.js";
 import { Workspace } from "./workspace.js";
 
 export const DEFAULT_MAX_READ_BYTES = 1024 * 1024;
@@ -120,6 +119,8 @@ function writeFileTool(workspace: Workspace): Tool<WriteFileArgs, WriteFileResul
     readOnly: false,
     risk: "destructive",
     async run({ path: input, content }) {
+      // The configured folder itself is trusted: the first write creates it.
+      await mkdir(workspace.root, { recursive: true });
       const { display, real } = await workspace.resolveForWrite(input);
       try {
         await mkdir(path.dirname(real), { recursive: true });

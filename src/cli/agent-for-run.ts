@@ -1,0 +1,49 @@
+import { resolve } from "node:path";
+import { agentDigest, isSubAgent, subAgentDefinition, type AgentDefinition } from "../agent/index.js";
+import { buildAgent, loadConfig, type BuildOptions } from "../config/index.js";
+import { RunError, UsageError } from "../errors/index.js";
+import type { EventOf } from "../events/index.js";
+import type { RunStore } from "../journal/index.js";
+
+export interface RebuiltAgent {
+  agent: AgentDefinition;
+  started: EventOf<"run.started">;
+  /** The agent's digest differs from the one the run started with. */
+  changed: boolean;
+}
+
+function startOf(store: RunStore, runId: string): EventOf<"run.started"> {
+  const first = store.read(runId, 1)[0];
+  if (!first) throw new RunError("run_not_found", `no run with id ${runId} in this store`, { runId });
+  if (first.type !== "run.started") throw new RunError("run_corrupt", `the run's first event is ${first.type}, not run.started`, { runId, seq: 1 });
+  return first;
+}
+
+/**
+ * Rebuilds the agent a run was started with: from the config (and mock) the CLI recorded, or
+ * given explicitly; a child run's agent is found through its parent's sub-agent tool.
+ */
+export async function agentForRun(
+  store: RunStore,
+  runId: string,
+  options: { cwd: string; config?: string; mock?: string; build: BuildOptions },
+): Promise<RebuiltAgent> {
+  const started = startOf(store, runId);
+  let agent: AgentDefinition;
+  if (started.parent && options.config === undefined) {
+    const parent = await agentForRun(store, started.parent.runId, options);
+    const request = store.read(started.parent.runId).find((event) => event.type === "tool.requested" && event.callId === started.parent?.callId);
+    const tool = request?.type === "tool.requested" ? parent.agent.tools.find((candidate) => candidate.name === request.name) : undefined;
+    if (!tool || !isSubAgent(tool)) {
+      throw new RunError("run_source_unknown", `cannot find the sub-agent that started this run in its parent ${started.parent.runId}`, { runId });
+    }
+    agent = subAgentDefinition(tool);
+  } else {
+    const config = options.config ?? started.source?.config;
+    if (config === undefined) throw new UsageError(`run ${runId} does not record its config file; pass --config <agent.yaml>`);
+    const mock = options.mock ?? started.source?.mock;
+    const loaded = loadConfig(resolve(options.cwd, config), options.build.env);
+    agent = await buildAgent(loaded, { ...options.build, ...(mock ? { mock: resolve(options.cwd, mock) } : {}) });
+  }
+  return { agent, started, changed: agentDigest(agent) !== started.agent.digest };
+}

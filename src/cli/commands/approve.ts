@@ -1,0 +1,80 @@
+import { systemClock } from "../../context/index.js";
+import { RunError, UsageError } from "../../errors/index.js";
+import { RunLog } from "../../journal/index.js";
+import { ANY_APPROVER } from "../../policy/index.js";
+import { parseCommandArgs } from "../args.js";
+import { ExitCode } from "../exit-codes.js";
+import type { CliIO } from "../io.js";
+import { openStore } from "../store.js";
+
+export const approveHelp = `retrace approve <runId> <callId> [options]
+
+Records a decision on a call that waits for approval. The decision is bound to the call and
+to a hash of its exact arguments, and is used once. Then: retrace resume <runId>.
+
+Options:
+  --role <role>      approve as this role (needed when the call requires several roles)
+  --deny             deny instead of approve
+  --reason <text>    why (recorded with a denial)
+  --by <name>        who decided (recorded)
+  --db <path>        run store (default .retrace/runs.db)
+`;
+
+export function approveCommand(argv: string[], io: CliIO): ExitCode {
+  const { values, positionals } = parseCommandArgs("approve", argv, {
+    role: { type: "string" },
+    deny: { type: "boolean", default: false },
+    reason: { type: "string" },
+    by: { type: "string" },
+    db: { type: "string" },
+  });
+  const [runId, callId] = positionals;
+  if (!runId || !callId) throw new UsageError("approve: missing <runId> <callId>\n\n" + approveHelp);
+  const store = openStore(io.cwd, values.db);
+  try {
+    const log = RunLog.open(runId, store, systemClock);
+    if (log.events.length === 0) throw new RunError("run_not_found", `no run with id ${runId} in ${store.path}`, { runId });
+    const approval = log.state.pendingApprovals.find((candidate) => candidate.callId === callId);
+    if (!approval) {
+      const pending = log.state.pendingApprovals.map((candidate) => `${candidate.callId} (${candidate.tool})`).join(", ");
+      throw new RunError("approval_not_pending", `no approval is pending for call ${callId}${pending ? `; pending: ${pending}` : ""}`, { runId, callId });
+    }
+    const missing = approval.roles.length === 0 ? [ANY_APPROVER] : approval.roles.filter((role) => !approval.granted.includes(role));
+    let role = values.role;
+    if (approval.roles.length === 0) role ??= ANY_APPROVER;
+    else if (role === undefined) {
+      if (missing.length !== 1) throw new UsageError(`call ${callId} needs approval from ${missing.join(" and ")}: pass --role`);
+      role = missing[0] as string;
+    } else if (!approval.roles.includes(role)) {
+      // A role the call does not require would not count; say so instead of recording it.
+      throw new UsageError(`role ${role} is not required for call ${callId} (required: ${approval.roles.join(", ")})`);
+    } else if (approval.granted.includes(role)) {
+      throw new UsageError(`call ${callId} is already approved as ${role}; still needed: ${missing.join(", ") || "nothing"}`);
+    }
+    const by = values.by !== undefined ? { by: values.by } : {};
+    if (approval.deadline !== undefined && log.now() > approval.deadline) {
+      log.append<"approval.expired">({
+        type: "approval.expired",
+        callId,
+        detail: `the decision arrived after the deadline (${new Date(approval.deadline).toISOString()})`,
+      });
+      io.stderr(`approval for call ${callId} expired at ${new Date(approval.deadline).toISOString()}; the call will be blocked (approval_expired) on resume\n`);
+      return ExitCode.failed;
+    }
+    if (values.deny) {
+      log.append<"approval.denied">({ type: "approval.denied", callId, argsHash: approval.argsHash, role, reason: values.reason ?? "denied", ...by });
+      io.stdout(`denied ${callId} (${approval.tool}); resume with: retrace resume ${runId}\n`);
+      return ExitCode.ok;
+    }
+    log.append<"approval.granted">({ type: "approval.granted", callId, argsHash: approval.argsHash, role, ...by });
+    const still = missing.filter((name) => name !== role && approval.roles.length > 0);
+    io.stdout(
+      still.length
+        ? `approved ${callId} (${approval.tool}) as ${role}; still needed: ${still.join(", ")}\n`
+        : `approved ${callId} (${approval.tool}); resume with: retrace resume ${runId}\n`,
+    );
+    return ExitCode.ok;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,50 @@
+import { AgentRun } from "../../agent/index.js";
+import { createRunContext } from "../../context/index.js";
+import { UsageError } from "../../errors/index.js";
+import { agentForRun } from "../agent-for-run.js";
+import { parseCommandArgs } from "../args.js";
+import type { ExitCode } from "../exit-codes.js";
+import type { CliIO } from "../io.js";
+import { openStore } from "../store.js";
+import { approverOption, printOutcome } from "./run.js";
+
+export const resumeHelp = `retrace resume <runId> [options]
+
+Continues a run exactly where it stopped: after approvals were decided, or after a sub-agent
+it waits on finished. Finished work is never redone.
+
+Options:
+  --config <agent.yaml>  the agent's config (default: the one the run was started with)
+  --mock <script.yaml>   the mock script (default: the one the run was started with)
+  --db <path>            run store (default .retrace/runs.db)
+  --approve prompt       ask y/N on the terminal for calls that still need approval
+  --json                 print {"runId","status","output"} (plus "error" or "pending") as JSON
+`;
+
+export async function resumeCommand(argv: string[], io: CliIO): Promise<ExitCode> {
+  const { values, positionals } = parseCommandArgs("resume", argv, {
+    config: { type: "string" },
+    mock: { type: "string" },
+    db: { type: "string" },
+    json: { type: "boolean", default: false },
+    approve: { type: "string" },
+  });
+  const runId = positionals[0];
+  if (!runId) throw new UsageError("resume: missing <runId>\n\n" + resumeHelp);
+  const approver = approverOption(values.approve);
+  const store = openStore(io.cwd, values.db);
+  try {
+    const { agent, started, changed } = await agentForRun(store, runId, {
+      cwd: io.cwd,
+      ...(values.config ? { config: values.config } : {}),
+      ...(values.mock ? { mock: values.mock } : {}),
+      build: { env: io.env, ...(approver ? { approver } : {}) },
+    });
+    if (changed) io.stderr(`warning: the agent's definition changed since run ${runId} started; continuing with the current one\n`);
+    const context = createRunContext({ seed: started.seed });
+    const outcome = await AgentRun.open(agent, runId, { store, context }).resume();
+    return printOutcome(io, outcome, values.json);
+  } finally {
+    store.close();
+  }
+}

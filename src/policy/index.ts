@@ -1,0 +1,7 @@
+export { PolicyGate, ANY_APPROVER, type GovernanceSettings, type Mode } from "./gate.js";
+export { Guardrails, type GuardrailSettings, type GuardrailEvent } from "./guardrails.js";
+export { RateLimiter, type RateLimitSettings, type LimitSettings } from "./rate-limit.js";
+export type { Approver, ApprovalDecision, ApprovalQuestion } from "./approver.js";
+export { promptApprover } from "./prompt-approver.js";
+export { SECRET_PATTERNS, REDACTION } from "./secrets.js";
+export type { PolicyRule, TrustRule, ArgumentPatterns } from "./rules.js";

@@ -1,0 +1,40 @@
+import { argsMatch, globMatches } from "./match.js";
+
+export type ArgumentPatterns = Readonly<Record<string, string | number | boolean | null>>;
+
+export interface PolicyRule {
+  /** Tool name glob. */
+  tool: string;
+  args?: ArgumentPatterns;
+  action: "allow" | "deny" | "require_approval";
+  roles?: readonly string[];
+  reason?: string;
+}
+
+export interface TrustRule {
+  tool: string;
+  args?: ArgumentPatterns;
+}
+
+export interface RuleMatch {
+  rule: PolicyRule;
+  index: number;
+}
+
+/** The first rule that matches the call, if any: first match wins. */
+export function firstMatch(rules: readonly PolicyRule[], name: string, args: unknown): RuleMatch | undefined {
+  for (const [index, rule] of rules.entries()) {
+    if (globMatches(rule.tool, name) && argsMatch(rule.args, args)) return { rule, index };
+  }
+  return undefined;
+}
+
+export function trusted(rules: readonly TrustRule[], name: string, args: unknown): boolean {
+  return rules.some((rule) => globMatches(rule.tool, name) && argsMatch(rule.args, args));
+}
+
+export function describeRule(match: RuleMatch): string {
+  const { rule, index } = match;
+  const args = rule.args ? ` where ${Object.entries(rule.args).map(([key, value]) => `${key} matches ${JSON.stringify(value)}`).join(" and ")}` : "";
+  return `policy[${index}] ${rule.action === "deny" ? "denies" : rule.action === "allow" ? "allows" : "requires approval for"} ${rule.tool}${args}${rule.reason ? `: ${rule.reason}` : ""}`;
+}

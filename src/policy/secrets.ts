@@ -1,0 +1,14 @@
+/**
+ * Text that looks like a credential. Kept specific (known key prefixes, bearer tokens, PEM
+ * blocks) so that redaction does not shred ordinary answers.
+ */
+export const SECRET_PATTERNS: readonly { name: string; pattern: RegExp }[] = [
+  { name: "openai_key", pattern: /\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}/g },
+  { name: "aws_access_key", pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
+  { name: "github_token", pattern: /\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}/g },
+  { name: "slack_token", pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
+  { name: "bearer_token", pattern: /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/g },
+  { name: "private_key", pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g },
+];
+
+export const REDACTION = "[redacted]";

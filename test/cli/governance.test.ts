@@ -1,0 +1,108 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../helpers.js";
+import { retrace } from "./run-cli.js";
+
+interface Outcome {
+  runId: string;
+  status: string;
+  output: string;
+  pending?: { callId: string; tool: string; roles: string[] }[];
+}
+
+function sandbox() {
+  const dir = tempDir();
+  return { db: join(dir, "runs.db"), workspace: join(dir, "workspace"), env: { RETRACE_WORKSPACE: join(dir, "workspace") } };
+}
+
+const approval = ["examples/approval/agent.yaml", "--mock", "examples/approval/mock.yaml"];
+
+describe("governance from the CLI, each step in its own process", () => {
+  it("examples/approval: waits (exit 3), is approved by another process, and resumes to completion", async () => {
+    const box = sandbox();
+    const first = await retrace(["run", ...approval, "-m", "Note: ship the release", "--db", box.db, "--json"], { env: box.env });
+    expect(first.code).toBe(3);
+    const waiting = JSON.parse(first.stdout) as Outcome;
+    expect(waiting).toMatchObject({ status: "waiting", pending: [{ callId: "call_1_1", tool: "write_file", roles: [] }] });
+    expect(existsSync(join(box.workspace, "notes/todo.md"))).toBe(false);
+
+    const approved = await retrace(["approve", waiting.runId, "call_1_1", "--db", box.db]);
+    expect(approved).toMatchObject({ code: 0 });
+    expect(approved.stdout).toContain(`resume with: retrace resume ${waiting.runId}`);
+
+    const resumed = await retrace(["resume", waiting.runId, "--db", box.db, "--json"], { env: box.env });
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ runId: waiting.runId, status: "completed", output: "Saved your note to notes/todo.md." });
+    expect(readFileSync(join(box.workspace, "notes/todo.md"), "utf8")).toBe("- ship the release\n");
+
+    const trace = await retrace(["trace", waiting.runId, "--db", box.db, "--json"]);
+    const types = trace.stdout.trim().split("\n").map((line) => (JSON.parse(line) as { type: string }).type);
+    expect(types).toEqual([
+      "run.started",
+      "message",
+      "llm.started",
+      "llm.finished",
+      "tool.requested",
+      "approval.requested",
+      "run.paused",
+      "approval.granted",
+      "run.resumed",
+      "tool.started",
+      "tool.finished",
+      "llm.started",
+      "llm.finished",
+      "run.finished",
+    ]);
+  });
+
+  it("a denial from another process blocks the call with approval_denied", async () => {
+    const box = sandbox();
+    const first = JSON.parse((await retrace(["run", ...approval, "-m", "x", "--db", box.db, "--json"], { env: box.env })).stdout) as Outcome;
+    expect((await retrace(["approve", first.runId, "call_1_1", "--deny", "--reason", "not now", "--db", box.db])).code).toBe(0);
+    await retrace(["resume", first.runId, "--db", box.db], { env: box.env });
+    const trace = await retrace(["trace", first.runId, "--db", box.db]);
+    expect(trace.stdout).toMatch(/tool\.blocked\s+write_file call_1_1 ⛔ approval_denied: denied by approver: not now/);
+    expect(existsSync(join(box.workspace, "notes/todo.md"))).toBe(false);
+  });
+
+  it("refuses to approve a call that is not pending, or as a role that is not required", async () => {
+    const box = sandbox();
+    const first = JSON.parse((await retrace(["run", ...approval, "-m", "x", "--db", box.db, "--json"], { env: box.env })).stdout) as Outcome;
+    const wrongCall = await retrace(["approve", first.runId, "call_9_9", "--db", box.db]);
+    expect(wrongCall.code).toBe(2);
+    expect(wrongCall.stderr).toMatch(/no approval is pending for call call_9_9; pending: call_1_1 \(write_file\)/);
+  });
+
+  it("--approve prompt asks on the terminal; y approves", async () => {
+    const box = sandbox();
+    const result = await retrace(["run", ...approval, "-m", "x", "--db", box.db, "--approve", "prompt"], { env: box.env, input: "y\n" });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("[y/N]");
+    expect(existsSync(join(box.workspace, "notes/todo.md"))).toBe(true);
+  });
+
+  it("--approve prompt defaults to No", async () => {
+    const box = sandbox();
+    const result = await retrace(["run", ...approval, "-m", "x", "--db", box.db, "--approve", "prompt", "--json"], { env: box.env, input: "\n" });
+    expect(result.code).toBe(0);
+    expect(existsSync(join(box.workspace, "notes/todo.md"))).toBe(false);
+  });
+
+  it("examples/chat-mode: write_file is blocked with mode_blocked and no file is written", async () => {
+    const box = sandbox();
+    const result = await retrace(["run", "examples/chat-mode/agent.yaml", "--mock", "examples/chat-mode/mock.yaml", "-m", "save a note", "--db", box.db, "--json"], {
+      env: box.env,
+    });
+    expect(result.code).toBe(0);
+    const { runId } = JSON.parse(result.stdout) as Outcome;
+    const trace = await retrace(["trace", runId, "--db", box.db, "--json"]);
+    const blocked = trace.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; reason?: string; detail?: string })
+      .find((event) => event.type === "tool.blocked");
+    expect(blocked).toMatchObject({ reason: "mode_blocked", detail: "mode chat allows read-only tools only, and write_file is not read-only" });
+    expect(existsSync(join(box.workspace, "notes.md"))).toBe(false);
+  });
+});

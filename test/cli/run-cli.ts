@@ -1,0 +1,23 @@
+import { execFile } from "node:child_process";
+import { join, resolve } from "node:path";
+
+export const root = resolve(import.meta.dirname, "../..");
+const bin = join(root, "bin/retrace.js");
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real CLI in a child process, with no API keys in its environment. */
+export async function retrace(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env };
+  return new Promise((resolvePromise) => {
+    const child = execFile(process.execPath, [bin, ...args], { cwd: options.cwd ?? root, env }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+      resolvePromise({ code, stdout, stderr });
+    });
+    child.stdin?.end(options.input ?? "");
+  });
+}
