@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers.js";
@@ -104,5 +104,50 @@ describe("governance from the CLI, each step in its own process", () => {
       .find((event) => event.type === "tool.blocked");
     expect(blocked).toMatchObject({ reason: "mode_blocked", detail: "mode chat allows read-only tools only, and write_file is not read-only" });
     expect(existsSync(join(box.workspace, "notes.md"))).toBe(false);
+  });
+});
+
+/** A parent whose `researcher` sub-agent needs approval to write its summary. */
+function family(): string {
+  const dir = tempDir();
+  const file = (name: string, text: string) => writeFileSync(join(dir, name), text);
+  file("parent.yaml", "name: lead\nllm: {provider: openai}\nagents:\n  researcher: { config: ./child.yaml, mock: ./child-mock.yaml }\n");
+  file("parent-mock.yaml", "responses:\n  - tool_calls: [{ name: researcher, arguments: { task: file the summary } }]\n  - text: filed\n");
+  file("child.yaml", "name: researcher\nllm: {provider: openai}\ntools: [{ name: write_file, requires_approval: true }]\nworkspace: ./ws\n");
+  file("child-mock.yaml", "responses:\n  - tool_calls: [{ name: write_file, arguments: { path: summary.md, content: done } }]\n  - text: summary written\n");
+  return dir;
+}
+
+describe("sub-agents from the CLI", () => {
+  it("a waiting child pauses the parent; approving and resuming the parent completes both with one child run", async () => {
+    const dir = family();
+    const db = join(dir, "runs.db");
+
+    const first = await retrace(["run", "parent.yaml", "--mock", "parent-mock.yaml", "-m", "go", "--db", db, "--json"], { cwd: dir });
+    expect(first.code).toBe(3);
+    const waiting = JSON.parse(first.stdout) as Outcome & { childRunId: string };
+    expect(waiting.childRunId).toBe(`${waiting.runId}.call_1_1`);
+
+    expect((await retrace(["approve", waiting.childRunId, "call_1_1", "--db", db], { cwd: dir })).code).toBe(0);
+    const resumed = await retrace(["resume", waiting.runId, "--db", db, "--json"], { cwd: dir });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: "completed", output: "filed" });
+    expect(readFileSync(join(dir, "ws/summary.md"), "utf8")).toBe("done");
+
+    const runs = (await retrace(["runs", "--db", db, "--json"], { cwd: dir })).stdout.trim().split("\n");
+    expect(runs).toHaveLength(2);
+  });
+
+  it("the child can be resumed on its own (its agent is found through the parent), then the parent", async () => {
+    const dir = family();
+    const db = join(dir, "runs.db");
+    const waiting = JSON.parse((await retrace(["run", "parent.yaml", "--mock", "parent-mock.yaml", "-m", "go", "--db", db, "--json"], { cwd: dir })).stdout) as Outcome & {
+      childRunId: string;
+    };
+    await retrace(["approve", waiting.childRunId, "call_1_1", "--db", db], { cwd: dir });
+    const child = await retrace(["resume", waiting.childRunId, "--db", db, "--json"], { cwd: dir });
+    expect(JSON.parse(child.stdout)).toMatchObject({ runId: waiting.childRunId, status: "completed", output: "summary written" });
+    const parent = await retrace(["resume", waiting.runId, "--db", db, "--json"], { cwd: dir });
+    expect(JSON.parse(parent.stdout)).toMatchObject({ status: "completed", output: "filed" });
+    expect((await retrace(["runs", "--db", db, "--json"], { cwd: dir })).stdout.trim().split("\n")).toHaveLength(2);
   });
 });

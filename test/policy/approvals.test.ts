@@ -142,3 +142,33 @@ describe("modes", () => {
     expect((await start(agent, "go")).outcome.status).toBe("completed");
   });
 });
+
+describe("decisions live in the run log", () => {
+  it("the same script, clock and decisions give byte-identical logs (what replay relies on)", async () => {
+    const { canonicalJson } = await import("../../src/canonical/index.js");
+    const { tempDir } = await import("../helpers.js");
+    const dir = tempDir();
+    const once = async () => {
+      const agent = await agentFrom(
+        "name: a\nllm: {provider: scripted}\ntools: [calculator, {name: write_file, requires_approval: [lead, security], approval_timeout: 600}]\nrate_limits:\n  tools:\n    calculator: { max: 1 }\n",
+        {
+          responses: [
+            { tool_calls: [{ name: "calculator", arguments: { expression: "1+1" } }, { name: "calculator", arguments: { expression: "2+2" } }, write("a.md")] },
+            { text: "done" },
+          ],
+        },
+        {},
+        dir,
+      );
+      const { run, store, context } = await start(agent, "go");
+      decide(store, run.runId, "call_1_3", { role: "lead" });
+      decide(store, run.runId, "call_1_3", { role: "security" });
+      await AgentRun.open(agent, run.runId, { store, context }).resume();
+      return store.read(run.runId).map((event) => canonicalJson(event)).join("\n");
+    };
+    const first = await once();
+    expect(await once()).toBe(first);
+    expect(first).toContain('"reason":"rate_limited"');
+    expect(first).toContain('"type":"approval.granted"');
+  });
+});

@@ -9,9 +9,8 @@ import { ScriptedModel, type ScriptInput } from "../../src/providers/index.js";
 import { tempDir } from "../helpers.js";
 
 /** An agent from inline YAML (as a user writes it) answered by an inline script. */
-export async function agentFrom(yaml: string, script: ScriptInput, options: BuildOptions = {}): Promise<AgentDefinition> {
-  const baseDir = tempDir();
-  mkdirSync(join(baseDir, "workspace"));
+export async function agentFrom(yaml: string, script: ScriptInput, options: BuildOptions = {}, baseDir = tempDir()): Promise<AgentDefinition> {
+  mkdirSync(join(baseDir, "workspace"), { recursive: true });
   const { config, missingEnv } = parseConfig(`workspace: ${baseDir}/workspace\n${yaml}`, { file: "agent.yaml", env: {} });
   return buildAgent({ config, file: "agent.yaml", baseDir, missingEnv }, { mock: new ScriptedModel(script), ...options });
 }
