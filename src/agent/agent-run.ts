@@ -142,35 +142,55 @@ export class AgentRun {
           message: `the agent used its ${this.agent.maxSteps} step(s) without finishing the turn`,
         });
       }
+      // A crash after the turn's answer was logged but before run.finished: finish it, never re-ask.
+      const last = this.log.state.messages.at(-1);
+      if (last?.role === "assistant" && last.toolCalls.length === 0 && this.log.state.pendingLlm === undefined) {
+        return this.#finish("completed");
+      }
       const step = await modelStep({
         agent: this.agent,
         log: this.log,
-        random: this.#context.random,
+        seed: this.#context.seed,
         sleep: (ms) => this.#context.clock.sleep(ms),
         signal,
         ...(options.onTextDelta ? { onTextDelta: options.onTextDelta } : {}),
         ...(options.onRetry ? { onRetry: options.onRetry } : {}),
       });
       if (!step.ok) return this.#finish("failed", step.error);
-      const { response } = step;
-      if (response.toolCalls.length === 0) return this.#finish("completed");
-      options.onStepEnd?.(response);
-      this.log.appendAll(
-        response.toolCalls.map((call) => {
+      const { finished } = step;
+      const { response } = finished;
+      // The answer and the calls it asks for land together: a crash cannot keep one without the other.
+      this.log.appendAll([
+        finished,
+        ...response.toolCalls.map((call) => {
           const parsed = parseArguments(call.arguments);
           return {
             type: "tool.requested" as const,
-            step: this.log.state.steps,
+            step: finished.step,
             callId: call.id,
             name: call.name,
             ...(parsed.ok ? { args: parsed.value } : { rawArgs: call.arguments }),
           };
         }),
-      );
+      ]);
+      if (response.toolCalls.length === 0) return this.#finish("completed");
+      options.onStepEnd?.(response);
     }
   }
 
   #finish(status: "completed" | "failed", error?: ErrorInfo): TurnOutcome {
+    // Calls the turn never got to must not run later, after some other message.
+    const unrun = this.log.state.pendingCalls.filter((call) => call.phase === "requested");
+    if (unrun.length) {
+      this.log.appendAll(
+        unrun.map((call) => ({
+          type: "tool.failed" as const,
+          callId: call.callId,
+          name: call.name,
+          error: { kind: "not_run" as const, message: `the turn ended (${error?.code ?? status}) before this call ran` },
+        })),
+      );
+    }
     let output = status === "completed" ? this.log.state.output : "";
     if (status === "completed" && this.agent.guardrails) {
       const checked = this.agent.guardrails.checkOutput(output);

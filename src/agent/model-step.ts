@@ -1,5 +1,6 @@
 import { ProviderError, RetraceError } from "../errors/index.js";
-import type { EventOf } from "../events/index.js";
+import { digest } from "../canonical/index.js";
+import type { EventOf, EventPayload } from "../events/index.js";
 import type { RunLog } from "../journal/index.js";
 import type { LlmRequest, LlmResponse } from "../providers/model.js";
 import { requestKey } from "../providers/request-key.js";
@@ -9,14 +10,17 @@ import type { AgentDefinition } from "./definition.js";
 export interface StepEnvironment {
   agent: AgentDefinition;
   log: RunLog;
-  random: () => number;
+  seed: number;
   sleep: (ms: number) => Promise<void>;
   signal?: AbortSignal;
   onTextDelta?: (delta: string) => void;
   onRetry?: (failure: { attempt: number; message: string; retryInMs: number }) => void;
 }
 
-export type StepOutcome = { ok: true; response: LlmResponse } | { ok: false; error: { code: string; message: string } };
+/** A model answer, not yet in the log: the caller writes it together with the calls it asks for. */
+export type StepOutcome =
+  | { ok: true; finished: EventPayload<"llm.finished"> }
+  | { ok: false; error: { code: string; message: string } };
 
 export function buildRequest(agent: AgentDefinition, log: RunLog): LlmRequest {
   const sampling = agent.sampling ?? {};
@@ -35,8 +39,9 @@ const MAX_BACKOFF_MS = 30_000;
 
 /**
  * One step: ask the model, retrying retryable failures. Every attempt is in the log: an
- * `llm.started` marker before the call, then `llm.finished` or `llm.failed` (with the delay
- * before the next attempt, or null when the agent gives up).
+ * `llm.started` marker before the call, then `llm.failed` (with the delay before the next
+ * attempt, or null when the agent gives up) — or the answer, which the caller logs as
+ * `llm.finished` in one append with the calls it asks for.
  */
 export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
   const { agent, log } = env;
@@ -54,21 +59,16 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
         ...(env.signal ? { signal: env.signal } : {}),
         ...(env.onTextDelta ? { onTextDelta: env.onTextDelta } : {}),
       });
-      const cost = agent.cost ? agent.cost(agent.model.model, response.usage) : null;
-      log.append<"llm.finished">({
-        type: "llm.finished",
-        step,
-        attempt,
-        requestKey: key,
-        response,
-        cost,
-        durationMs: Math.max(0, log.now() - startedAt),
-      });
-      return { ok: true, response };
+      const answer = withUniqueCallIds(response, log);
+      const cost = agent.cost ? agent.cost(agent.model.model, answer.usage) : null;
+      return {
+        ok: true,
+        finished: { type: "llm.finished", step, attempt, requestKey: key, response: answer, cost, durationMs: Math.max(0, log.now() - startedAt) },
+      };
     } catch (error) {
       const failure = describeFailure(error);
       const retryable = error instanceof ProviderError && error.retryable && attempt <= maxRetries && !env.signal?.aborted;
-      const retryInMs = retryable ? backoff(error, attempt, agent.retryBaseMs ?? 500, env.random) : null;
+      const retryInMs = retryable ? backoff(error, attempt, agent.retryBaseMs ?? 500, jitter(env.seed, log.runId, step, attempt)) : null;
       log.append<"llm.failed">({ type: "llm.failed", step, attempt, requestKey: key, error: failure, retryInMs });
       if (retryInMs === null) return { ok: false, error: { code: failure.code, message: failure.message } };
       env.onRetry?.({ attempt, message: failure.message, retryInMs });
@@ -77,11 +77,39 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
   }
 }
 
-function backoff(error: ProviderError, attempt: number, baseMs: number, random: () => number): number {
+function backoff(error: ProviderError, attempt: number, baseMs: number, jitterFraction: number): number {
   if (error.retryAfterMs !== undefined) return Math.min(error.retryAfterMs, 5 * 60_000);
   const exponential = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** (attempt - 1));
-  // Jitter comes from the run's seeded random, so a replayed run waits the same.
-  return Math.round(exponential * (0.5 + random() / 2));
+  return Math.round(exponential * (0.5 + jitterFraction / 2));
+}
+
+/**
+ * Jitter in [0, 1) derived from the seed and the attempt's place in the run, not drawn from a
+ * shared generator: a resumed run, or child runs retrying at the same time, get the same value
+ * the original run got.
+ */
+function jitter(seed: number, runId: string, step: number, attempt: number): number {
+  return Number.parseInt(digest({ seed, runId, step, attempt }).slice(0, 8), 16) / 0x1_0000_0000;
+}
+
+/**
+ * Tool-call ids must be unique in a run: results are matched to calls by id, and approvals are
+ * bound to it. A repeated id (within the answer or from an earlier step) gets a suffix here,
+ * before the answer is logged, so the log and every later request agree on it.
+ */
+function withUniqueCallIds(response: LlmResponse, log: RunLog): LlmResponse {
+  const taken = new Set<string>();
+  for (const message of log.state.messages) if (message.role === "assistant") for (const call of message.toolCalls) taken.add(call.id);
+  let changed = false;
+  const toolCalls = response.toolCalls.map((call) => {
+    let id = call.id;
+    for (let n = 2; taken.has(id); n++) id = `${call.id}_${n}`;
+    taken.add(id);
+    if (id === call.id) return call;
+    changed = true;
+    return { ...call, id };
+  });
+  return changed ? { ...response, toolCalls } : response;
 }
 
 function describeFailure(error: unknown): EventOf<"llm.failed">["error"] {

@@ -52,6 +52,8 @@ const ArgsMatchSchema = z.record(z.string(), z.union([z.string(), z.number(), z.
 export const PolicyRuleSchema = z.strictObject({
   /** Tool name glob; every tool when absent. */
   tool: z.string().default("*"),
+  /** Matches only tools of this risk (e.g. require approval for every destructive tool). */
+  risk: z.enum(["safe", "moderate", "destructive"]).optional(),
   args: ArgsMatchSchema.optional(),
   action: z.enum(["allow", "deny", "require_approval"], {
     error: (issue) => `unknown action ${JSON.stringify(issue.input)}: use allow, deny or require_approval`,
@@ -59,6 +61,9 @@ export const PolicyRuleSchema = z.strictObject({
   /** Roles that must all approve, for require_approval; any one approver when absent. */
   roles: z.array(z.string().min(1)).min(1).optional(),
   reason: z.string().optional(),
+}).refine((rule) => rule.roles === undefined || rule.action === "require_approval", {
+  message: "roles only apply to action require_approval",
+  path: ["roles"],
 });
 export type PolicyRule = z.infer<typeof PolicyRuleSchema>;
 

@@ -35,6 +35,8 @@ export const ToolErrorKindSchema = z.enum([
   "invalid_result",
   "timeout",
   "child_failed",
+  /** The turn ended (aborted, failed) before the call could run. */
+  "not_run",
 ]);
 export type ToolErrorKind = z.infer<typeof ToolErrorKindSchema>;
 

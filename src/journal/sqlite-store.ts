@@ -1,11 +1,15 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { canonicalJson } from "../canonical/index.js";
 import { SeqConflictError, StoreError } from "../errors/index.js";
 import { parseEvent, type RunEvent } from "../events/index.js";
 import type { RunStore, RunSummary } from "./store.js";
 import { SUMMARY_EVENT_TYPES, summarize } from "./summary.js";
+
+// The native module is loaded on first use, so what never opens a store (eval --mock) never pays for it.
+const loadSqlite = (): typeof Database => createRequire(import.meta.url)("better-sqlite3") as typeof Database;
 
 export const STORE_SCHEMA_VERSION = 1;
 export const DEFAULT_DB_PATH = ".retrace/runs.db";
@@ -43,7 +47,7 @@ export class SqliteRunStore implements RunStore {
     this.path = path;
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     try {
-      this.#db = new Database(path);
+      this.#db = new (loadSqlite())(path);
     } catch (error) {
       throw new StoreError("store_open", `cannot open the run store: ${(error as Error).message}`, { file: path });
     }

@@ -64,7 +64,7 @@ export class PolicyGate implements CallGate {
       if (limited) return { action: "block", reason: "rate_limited", detail: limited };
     }
 
-    const match = firstMatch(policy, call.name, call.args);
+    const match = firstMatch(policy, { name: call.name, risk: call.tool.risk }, call.args);
     if (match?.rule.action === "deny") return { action: "block", reason: "policy_denied", detail: describeRule(match) };
     const roles = new Set<string>();
     let needsApproval = false;

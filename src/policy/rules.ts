@@ -5,6 +5,8 @@ export type ArgumentPatterns = Readonly<Record<string, string | number | boolean
 export interface PolicyRule {
   /** Tool name glob. */
   tool: string;
+  /** Matches only tools of this risk. */
+  risk?: "safe" | "moderate" | "destructive";
   args?: ArgumentPatterns;
   action: "allow" | "deny" | "require_approval";
   roles?: readonly string[];
@@ -22,19 +24,21 @@ export interface RuleMatch {
 }
 
 /** The first rule that matches the call, if any: first match wins. */
-export function firstMatch(rules: readonly PolicyRule[], name: string, args: unknown): RuleMatch | undefined {
+export function firstMatch(rules: readonly PolicyRule[], tool: { name: string; risk: string }, args: unknown): RuleMatch | undefined {
   for (const [index, rule] of rules.entries()) {
-    if (globMatches(rule.tool, name) && argsMatch(rule.args, args)) return { rule, index };
+    if (!globMatches(rule.tool, tool.name) || (rule.risk !== undefined && rule.risk !== tool.risk)) continue;
+    if (argsMatch(rule.args, args, rule.action === "allow" ? "permit" : "restrict")) return { rule, index };
   }
   return undefined;
 }
 
 export function trusted(rules: readonly TrustRule[], name: string, args: unknown): boolean {
-  return rules.some((rule) => globMatches(rule.tool, name) && argsMatch(rule.args, args));
+  return rules.some((rule) => globMatches(rule.tool, name) && argsMatch(rule.args, args, "permit"));
 }
 
 export function describeRule(match: RuleMatch): string {
   const { rule, index } = match;
   const args = rule.args ? ` where ${Object.entries(rule.args).map(([key, value]) => `${key} matches ${JSON.stringify(value)}`).join(" and ")}` : "";
-  return `policy[${index}] ${rule.action === "deny" ? "denies" : rule.action === "allow" ? "allows" : "requires approval for"} ${rule.tool}${args}${rule.reason ? `: ${rule.reason}` : ""}`;
+  const risk = rule.risk ? ` (${rule.risk} tools)` : "";
+  return `policy[${index}] ${rule.action === "deny" ? "denies" : rule.action === "allow" ? "allows" : "requires approval for"} ${rule.tool}${risk}${args}${rule.reason ? `: ${rule.reason}` : ""}`;
 }

@@ -172,3 +172,19 @@ describe("decisions live in the run log", () => {
     expect(first).toContain('"type":"approval.granted"');
   });
 });
+
+describe("resume with a freshly built agent (as the CLI does)", () => {
+  it("continues the script where the run stopped, rules and responses alike", async () => {
+    const script = {
+      rules: [{ when: { user_contains: "hello" }, respond: { text: "hi!" }, times: 1 }],
+      responses: [{ tool_calls: [write("a.md")] }, { text: "saved" }],
+    };
+    const agent = await agentFrom(gated, script);
+    const { run, store, context } = await start(agent, "save a note");
+    decide(store, run.runId, "call_1_1", {});
+    const fresh = await agentFrom(gated, script);
+    const resumed = await AgentRun.open(fresh, run.runId, { store, context }).resume();
+    expect(resumed).toMatchObject({ status: "completed", output: "saved" });
+    expect(ofType(store.read(run.runId), "approval.requested")).toHaveLength(1);
+  });
+});

@@ -12,13 +12,41 @@ const request = (content: string, extra: Partial<LlmRequest> = {}): LlmRequest =
   ...extra,
 });
 
+/** A request after `answers` earlier answers of the model in the same conversation. */
+const after = (answers: string[], content: string): LlmRequest => ({
+  model: "scripted",
+  messages: [
+    ...answers.flatMap((answer, index) => [
+      { role: "user" as const, content: `turn ${index + 1}` },
+      { role: "assistant" as const, content: answer, toolCalls: [] },
+    ]),
+    { role: "user", content },
+  ],
+  tools: [],
+});
+
 describe("ScriptedModel", () => {
   it("answers ordered responses in turn and then refuses, saying so", async () => {
     const model = new ScriptedModel({ responses: [{ text: "one" }, { text: "two" }] });
     expect((await model.generate(request("a"), { callIndex: 0, attempt: 1 })).text).toBe("one");
-    expect((await model.generate(request("b"), { callIndex: 1, attempt: 1 })).text).toBe("two");
-    await expect(model.generate(request("c"), { callIndex: 2, attempt: 1 })).rejects.toThrow(ScriptExhaustedError);
-    await expect(model.generate(request("c"), { callIndex: 2, attempt: 1 })).rejects.toThrow(/model call #3 .* holds 2 response\(s\).*user: "c"/);
+    expect((await model.generate(after(["one"], "b"), { callIndex: 1, attempt: 1 })).text).toBe("two");
+    await expect(model.generate(after(["one", "two"], "c"), { callIndex: 2, attempt: 1 })).rejects.toThrow(ScriptExhaustedError);
+    await expect(model.generate(after(["one", "two"], "c"), { callIndex: 2, attempt: 1 })).rejects.toThrow(
+      /model call #3 .* holds 2 response\(s\).*user: "c"/,
+    );
+  });
+
+  it("derives its place from the conversation, so conversations sharing one model do not interfere", async () => {
+    const model = new ScriptedModel({ responses: [{ text: "one" }, { text: "two" }] });
+    expect((await model.generate(request("first conversation"), { callIndex: 0, attempt: 1 })).text).toBe("one");
+    expect((await model.generate(request("second conversation"), { callIndex: 0, attempt: 1 })).text).toBe("one");
+    expect(model.unusedResponses).toBe(1);
+  });
+
+  it("skips the faults a failed attempt already consumed", async () => {
+    const model = new ScriptedModel({ responses: [{ error: { status: 429 } }, { text: "after the retry" }] });
+    await expect(model.generate(request("x"), { callIndex: 0, attempt: 1 })).rejects.toThrow(ProviderError);
+    expect((await model.generate(request("x"), { callIndex: 1, attempt: 2 })).text).toBe("after the retry");
   });
 
   it("gives every tool call a unique id within a run", async () => {
@@ -26,15 +54,15 @@ describe("ScriptedModel", () => {
       responses: [{ tool_calls: [{ name: "a" }, { name: "b" }] }, { tool_calls: [{ name: "a" }] }],
     });
     const first = await model.generate(request("x"), { callIndex: 0, attempt: 1 });
-    const second = await model.generate(request("x"), { callIndex: 1, attempt: 1 });
+    const second = await model.generate(after([""], "x"), { callIndex: 1, attempt: 1 });
     const ids = [...first.toolCalls, ...second.toolCalls].map((call) => call.id);
     expect(new Set(ids).size).toBe(3);
     expect(first.stopReason).toBe("tool_calls");
   });
 
-  it("continues at the run's call index, so a resumed run does not restart the script", async () => {
+  it("continues where a conversation stands, so a resumed run does not restart the script", async () => {
     const model = new ScriptedModel({ responses: [{ text: "one" }, { text: "two" }] });
-    expect((await model.generate(request("x"), { callIndex: 1, attempt: 1 })).text).toBe("two");
+    expect((await model.generate(after(["one"], "x"), { callIndex: 1, attempt: 1 })).text).toBe("two");
   });
 
   it("matches rules on the request before ordered responses, honouring times", async () => {
@@ -46,7 +74,16 @@ describe("ScriptedModel", () => {
       responses: [{ text: "fallback" }],
     });
     expect((await model.generate(request("What's the WEATHER?"), { callIndex: 0, attempt: 1 })).text).toBe("sunny");
-    expect((await model.generate(request("weather again"), { callIndex: 1, attempt: 1 })).text).toBe("fallback");
+    // The rule's one use went to the earlier answer in this conversation.
+    const again: LlmRequest = {
+      ...request("x"),
+      messages: [
+        { role: "user", content: "What's the WEATHER?" },
+        { role: "assistant", content: "sunny", toolCalls: [] },
+        { role: "user", content: "weather again" },
+      ],
+    };
+    expect((await model.generate(again, { callIndex: 1, attempt: 1 })).text).toBe("fallback");
     const afterTool = request("x", {
       messages: [
         { role: "user", content: "x" },
@@ -54,7 +91,7 @@ describe("ScriptedModel", () => {
         { role: "tool", toolCallId: "c1", name: "calc", content: "4", isError: false },
       ],
     });
-    expect((await model.generate(afterTool, { callIndex: 2, attempt: 1 })).text).toBe("computed");
+    expect((await model.generate(afterTool, { callIndex: 1, attempt: 1 })).text).toBe("computed");
   });
 
   it("injects provider faults as typed errors", async () => {

@@ -33,7 +33,14 @@ export const ResponseEntrySchema = z
   })
   .refine((entry) => entry.text !== undefined || entry.tool_calls !== undefined || entry.error !== undefined, {
     message: "a response needs text, tool_calls or error",
-  });
+  })
+  .refine(
+    (entry) => {
+      const ids = (entry.tool_calls ?? []).flatMap((call) => (call.id === undefined ? [] : [call.id]));
+      return new Set(ids).size === ids.length;
+    },
+    { message: "tool call ids must be unique within a response", path: ["tool_calls"] },
+  );
 export type ResponseEntry = z.infer<typeof ResponseEntrySchema>;
 
 export const MatchSchema = z.strictObject({

@@ -4,39 +4,42 @@ import { loadYamlFile, validate } from "../../validation/index.js";
 import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse, Message, ToolCall } from "../model.js";
 import { ScriptSchema, type Match, type ResponseEntry, type Script, type ScriptInput } from "./script.js";
 
+const checkedScripts = new WeakSet<object>();
+
 const STATUS_BY_KIND: Record<string, number> = { auth: 401, not_found: 404, bad_request: 400, rate_limited: 429, server: 500 };
 
 /**
  * A model that answers from a script, for tests and `--mock`. It never pretends: a call the
  * script has no answer for throws ScriptExhaustedError, and unused entries can be listed.
  *
- * Ordered responses are taken by position. The position starts at the number of model calls
- * the run already recorded (GenerateOptions.callIndex), so a resumed run continues the script
- * where it stopped instead of replaying it from the top.
+ * Where the script stands is derived from the request, not kept in memory: the answers already
+ * in the conversation are matched against the script again, in order. So a resumed run (with a
+ * freshly built model) continues where it stopped, and runs that share one model — sub-agents,
+ * eval cases — never take each other's answers.
  */
 export class ScriptedModel implements LanguageModel {
   readonly provider = "scripted";
   readonly model: string;
   readonly script: Script;
   readonly source: string | undefined;
-  #cursor: number | undefined;
-  readonly #ruleUses: number[];
+  #furthest = 0;
   #calls = 0;
 
   constructor(script: ScriptInput | Script, source?: string) {
-    this.script = validate(ScriptSchema, script, source);
+    // A script already checked (one file shared by many eval cases) is not parsed again.
+    this.script = checkedScripts.has(script) ? (script as Script) : validate(ScriptSchema, script, source);
+    checkedScripts.add(this.script);
     this.source = source;
     this.model = this.script.model;
-    this.#ruleUses = this.script.rules.map(() => 0);
   }
 
   static fromFile(file: string): ScriptedModel {
     return new ScriptedModel(loadYamlFile(ScriptSchema, file, "mock script"), file);
   }
 
-  /** Ordered responses the run never asked for. */
+  /** Ordered responses no run reached. */
   get unusedResponses(): number {
-    return Math.max(0, this.script.responses.length - (this.#cursor ?? 0));
+    return Math.max(0, this.script.responses.length - this.#furthest);
   }
 
   get calls(): number {
@@ -60,15 +63,10 @@ export class ScriptedModel implements LanguageModel {
   }
 
   #pick(request: LlmRequest, options: GenerateOptions): ResponseEntry {
-    for (const [index, rule] of this.script.rules.entries()) {
-      const uses = this.#ruleUses[index] ?? 0;
-      if (rule.times !== undefined && uses >= rule.times) continue;
-      if (!matches(rule.when, request)) continue;
-      this.#ruleUses[index] = uses + 1;
-      return rule.respond;
-    }
-    this.#cursor ??= this.script.rules.length === 0 ? options.callIndex : 0;
-    const entry = this.script.responses[this.#cursor];
+    const position = this.#positionFor(request);
+    // Earlier attempts at this same request failed on the faults the script put there.
+    for (let failed = 1; failed < options.attempt; failed++) this.#next(position, request);
+    const entry = this.#next(position, request);
     if (!entry) {
       const last = request.messages[request.messages.length - 1];
       throw new ScriptExhaustedError(
@@ -79,9 +77,38 @@ export class ScriptedModel implements LanguageModel {
         { ...(this.source ? { file: this.source } : {}) },
       );
     }
-    this.#cursor++;
+    this.#furthest = Math.max(this.#furthest, position.cursor);
     return entry;
   }
+
+  /** Replays the script over the answers already in the conversation; faults before each are consumed too. */
+  #positionFor(request: LlmRequest): Position {
+    const position: Position = { cursor: 0, ruleUses: this.script.rules.map(() => 0) };
+    request.messages.forEach((message, index) => {
+      if (message.role !== "assistant") return;
+      const earlier = { ...request, messages: request.messages.slice(0, index) };
+      for (let entry = this.#next(position, earlier); entry?.error; entry = this.#next(position, earlier));
+    });
+    return position;
+  }
+
+  #next(position: Position, request: LlmRequest): ResponseEntry | undefined {
+    for (const [index, rule] of this.script.rules.entries()) {
+      const uses = position.ruleUses[index] ?? 0;
+      if (rule.times !== undefined && uses >= rule.times) continue;
+      if (!matches(rule.when, request)) continue;
+      position.ruleUses[index] = uses + 1;
+      return rule.respond;
+    }
+    const entry = this.script.responses[position.cursor];
+    if (entry) position.cursor++;
+    return entry;
+  }
+}
+
+interface Position {
+  cursor: number;
+  ruleUses: number[];
 }
 
 function kindForStatus(status: number | undefined): ProviderError["kind"] {
