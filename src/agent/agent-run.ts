@@ -1,7 +1,7 @@
 import { digest } from "../canonical/index.js";
 import type { RunContext } from "../context/index.js";
 import { RunError } from "../errors/index.js";
-import type { ErrorInfo } from "../events/index.js";
+import type { ErrorInfo, EventOf } from "../events/index.js";
 import type { LlmResponse } from "../providers/model.js";
 import { RunLog, type RunStore } from "../journal/index.js";
 import { toolSpec } from "../tools/index.js";
@@ -14,8 +14,8 @@ export interface TurnOutcome {
   status: "completed" | "failed" | "waiting";
   output: string;
   error?: ErrorInfo;
-  /** Calls waiting for a decision when status is "waiting". */
-  pending: { callId: string; tool: string; roles: string[] }[];
+  /** Calls waiting for a decision when status is "waiting" (`runId` set when a child run holds it). */
+  pending: EventOf<"run.paused">["pending"];
   /** When the run waits on a sub-agent: the child run that holds the pending decisions. */
   childRunId?: string;
 }
@@ -39,6 +39,8 @@ export function agentDigest(agent: AgentDefinition): string {
     model: { provider: agent.model.provider, model: agent.model.model },
     tools: agent.tools.map(toolSpec),
     sampling: agent.sampling ?? {},
+    // Governance and the rest of the configuration decide behaviour too.
+    config: agent.config ?? null,
   });
 }
 
@@ -84,7 +86,7 @@ export class AgentRun {
 
   static open(agent: AgentDefinition, runId: string, options: { store: RunStore; context: RunContext }): AgentRun {
     const log = RunLog.open(runId, options.store, options.context.clock);
-    if (log.events.length === 0) throw new RunError("run_not_found", `no run with id ${runId} in this store`, { runId });
+    if (log.events.length === 0) throw new RunError("run_not_found", "no such run in this store", { runId });
     return new AgentRun(agent, log, options.context);
   }
 

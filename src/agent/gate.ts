@@ -12,7 +12,8 @@ export interface PreparedCall {
 
 export type CallVerdict =
   | { action: "run" }
-  | { action: "block"; reason: BlockReason; detail: string }
+  /** `events` (e.g. the guardrail that fired) are written just before the call's tool.blocked. */
+  | { action: "block"; reason: BlockReason; detail: string; events?: EventPayload[] }
   /** Not decided yet (an approval is outstanding): the run pauses and nothing in the batch runs. */
   | { action: "wait"; roles: string[] };
 
@@ -25,4 +26,3 @@ export interface CallGate {
   review(calls: readonly PreparedCall[], log: RunLog): Promise<CallVerdict[]> | CallVerdict[];
 }
 
-export type GateEvent = EventPayload;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { RunContext } from "../context/index.js";
 import type { RunLog } from "../journal/index.js";
 import { defineTool, type AnyTool } from "../tools/index.js";
+import type { TurnOutcome } from "./agent-run.js";
 import type { AgentDefinition } from "./definition.js";
 
 const SUB_AGENT = Symbol("retrace.subAgent");
@@ -40,16 +41,8 @@ export function childRunId(parentRunId: string, callId: string): string {
   return `${parentRunId}.${callId}`;
 }
 
-export interface ChildOutcome {
-  runId: string;
-  status: "completed" | "failed" | "waiting";
-  output: string;
-  error?: { code: string; message: string };
-  pending: { callId: string; tool: string; roles: string[] }[];
-}
-
 /** Starts the call's child run, or continues it if the log already has one (after a pause). */
-export async function runChild(tool: SubAgentTool, task: string, parent: RunLog, callId: string, context: RunContext): Promise<ChildOutcome> {
+export async function runChild(tool: SubAgentTool, task: string, parent: RunLog, callId: string, context: RunContext): Promise<TurnOutcome> {
   // Imported here: agent-run imports this module's callers, and the class is needed only at call time.
   const { AgentRun } = await import("./agent-run.js");
   const child = tool[SUB_AGENT];

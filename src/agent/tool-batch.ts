@@ -1,18 +1,14 @@
 import { canonicalJson } from "../canonical/index.js";
 import type { RunContext } from "../context/index.js";
 import { RetraceError } from "../errors/index.js";
-import type { EventPayload, RetrievedChunk, ToolErrorKind } from "../events/index.js";
+import type { EventOf, EventPayload, RetrievedChunk, ToolErrorKind } from "../events/index.js";
 import type { PendingCall, RunLog } from "../journal/index.js";
 import type { AnyTool, ToolContext } from "../tools/index.js";
 import type { AgentDefinition } from "./definition.js";
 import type { CallVerdict, PreparedCall } from "./gate.js";
 import { isSubAgent, runChild } from "./sub-agent.js";
 
-export interface PendingDecision {
-  callId: string;
-  tool: string;
-  roles: string[];
-}
+export type PendingDecision = EventOf<"run.paused">["pending"][number];
 
 export type BatchOutcome =
   | { paused: false }
@@ -101,17 +97,20 @@ async function execute(call: PreparedCall, log: RunLog, context: RunContext, sig
 async function executeAll(calls: readonly PreparedCall[], log: RunLog, context: RunContext, signal: AbortSignal): Promise<BatchOutcome> {
   const executed = await Promise.all(calls.map((call) => execute(call, log, context, signal)));
   const outcomes: EventPayload[] = [];
-  let waiting: Extract<Outcome, { kind: "waiting" }> | undefined;
+  const waiting: Extract<Outcome, { kind: "waiting" }>[] = [];
   calls.forEach((call, index) => {
     const { retrievals, outcome } = executed[index] as Executed;
     outcomes.push(...retrievals);
     if (outcome.kind === "finished") outcomes.push({ type: "tool.finished", callId: call.callId, name: call.name, result: outcome.result });
     else if (outcome.kind === "failed") outcomes.push({ type: "tool.failed", callId: call.callId, name: call.name, error: outcome.error });
-    else waiting ??= outcome;
+    else waiting.push(outcome);
   });
   if (outcomes.length) log.appendAll(outcomes);
-  if (waiting) return { paused: true, reason: "child_waiting", childRunId: waiting.childRunId, pending: waiting.pending };
-  return { paused: false };
+  const first = waiting[0];
+  if (!first) return { paused: false };
+  // Every waiting child's decisions, each named with the run that holds it.
+  const pending = waiting.flatMap((child) => child.pending.map((item) => ({ ...item, runId: item.runId ?? child.childRunId })));
+  return { paused: true, reason: "child_waiting", childRunId: first.childRunId, pending };
 }
 
 /**
@@ -119,10 +118,9 @@ async function executeAll(calls: readonly PreparedCall[], log: RunLog, context: 
  * or the process stopped. A child run is continued; an idempotent tool runs again; anything
  * else may have had its effect, so it is reported as an unknown outcome, never silently re-run.
  */
-async function settleStarted(agent: AgentDefinition, log: RunLog, context: RunContext, signal: AbortSignal): Promise<BatchOutcome> {
+async function settleStarted(tools: ReadonlyMap<string, AnyTool>, log: RunLog, context: RunContext, signal: AbortSignal): Promise<BatchOutcome> {
   const started = log.state.pendingCalls.filter((call) => call.phase === "started");
   if (started.length === 0) return { paused: false };
-  const tools = new Map(agent.tools.map((tool) => [tool.name, tool]));
   const rerun: PreparedCall[] = [];
   const unknown: EventPayload[] = [];
   for (const call of started) {
@@ -146,11 +144,11 @@ async function settleStarted(agent: AgentDefinition, log: RunLog, context: RunCo
  * their events are written in call order, so the log never depends on which finished first.
  */
 export async function runPendingCalls(agent: AgentDefinition, log: RunLog, context: RunContext, signal: AbortSignal): Promise<BatchOutcome> {
-  const resumed = await settleStarted(agent, log, context, signal);
+  const tools = new Map(agent.tools.map((tool) => [tool.name, tool]));
+  const resumed = await settleStarted(tools, log, context, signal);
   if (resumed.paused) return resumed;
   const pending = log.state.pendingCalls.filter((call) => call.phase === "requested");
   if (pending.length === 0) return { paused: false };
-  const tools = new Map(agent.tools.map((tool) => [tool.name, tool]));
 
   const prepared: PreparedCall[] = [];
   const failures: EventPayload[] = [];
@@ -174,7 +172,7 @@ export async function runPendingCalls(agent: AgentDefinition, log: RunLog, conte
   prepared.forEach((call, index) => {
     const verdict = verdicts[index] ?? { action: "run" };
     if (verdict.action === "block") {
-      blocked.push({ type: "tool.blocked", callId: call.callId, name: call.name, reason: verdict.reason, detail: verdict.detail });
+      blocked.push(...(verdict.events ?? []), { type: "tool.blocked", callId: call.callId, name: call.name, reason: verdict.reason, detail: verdict.detail });
     } else toRun.push(call);
   });
   if (blocked.length) log.appendAll(blocked);

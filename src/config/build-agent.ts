@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { subAgentTool, type AgentDefinition } from "../agent/index.js";
 import { Guardrails, PolicyGate, type Approver } from "../policy/index.js";
 import { ConfigError } from "../errors/index.js";
+import { nearest } from "../validation/index.js";
 import type { JsonValue } from "../canonical/index.js";
 import { createModel, ScriptedModel, type LanguageModel, type Usage } from "../providers/index.js";
 import { costOf } from "../providers/pricing/index.js";
@@ -155,15 +156,36 @@ export async function buildAgent(loaded: LoadedConfig, options: BuildOptions = {
   return buildAgentAt(loaded, options, 0);
 }
 
+/** What the schema cannot see: names that must refer to tools the agent really has. */
+function checkToolNames(loaded: LoadedConfig, tools: readonly AnyTool[]): void {
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (seen.has(tool.name)) {
+      throw new ConfigError(`two tools are named "${tool.name}" (check tools and agents)`, { file: loaded.file, path: "tools" });
+    }
+    seen.add(tool.name);
+  }
+  for (const name of Object.keys(loaded.config.rate_limits.tools)) {
+    if (seen.has(name)) continue;
+    const suggestion = nearest(name, [...seen]);
+    throw new ConfigError(`no tool named "${name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; a limit on it would never apply`, {
+      file: loaded.file,
+      path: `rate_limits.tools.${name}`,
+    });
+  }
+}
+
 async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: number): Promise<AgentDefinition> {
   const { config } = loaded;
   const model = await buildModel(loaded, options);
+  const tools = [...buildTools(loaded, options.tools ?? []), ...(await buildSubAgents(loaded, options, depth))];
+  checkToolNames(loaded, tools);
   return {
     name: config.name,
     ...(config.system_prompt !== undefined ? { system: config.system_prompt } : {}),
     maxSteps: config.max_steps,
     model,
-    tools: [...buildTools(loaded, options.tools ?? []), ...(await buildSubAgents(loaded, options, depth))],
+    tools,
     ...buildGovernance(loaded, options.approver),
     sampling: {
       ...(config.llm.temperature !== undefined ? { temperature: config.llm.temperature } : {}),

@@ -1,5 +1,6 @@
 import { dirname, resolve } from "node:path";
-import { parseYaml, readTextFile, validate } from "../validation/index.js";
+import { ConfigError } from "../errors/index.js";
+import { coerceText, parseYaml, readTextFile, validate } from "../validation/index.js";
 import { interpolateEnv } from "./interpolate.js";
 import { AgentConfigSchema, type AgentConfig } from "./schema.js";
 
@@ -16,8 +17,15 @@ export function parseConfig(
   options: { file?: string; env?: Readonly<Record<string, string | undefined>> } = {},
 ): { config: AgentConfig; missingEnv: Map<string, string> } {
   const raw = parseYaml(text, options.file);
-  const { value, missing } = interpolateEnv(raw, options.env ?? process.env);
-  return { config: validate(AgentConfigSchema, value, options.file), missingEnv: missing };
+  const { value, missing } = interpolateEnv(raw, options.env ?? process.env, (segments, text) => coerceText(AgentConfigSchema, segments, text));
+  try {
+    return { config: validate(AgentConfigSchema, value, options.file), missingEnv: missing };
+  } catch (error) {
+    // A value that is wrong because its variable is unset is reported as that.
+    const variable = error instanceof ConfigError && error.place.path !== undefined ? missing.get(error.place.path) : undefined;
+    if (variable) throw new ConfigError(`environment variable ${variable} is not set (and no default is given: \${${variable}:default})`, (error as ConfigError).place);
+    throw error;
+  }
 }
 
 export function loadConfig(file: string, env: Readonly<Record<string, string | undefined>> = process.env): LoadedConfig {

@@ -1,4 +1,9 @@
-const SECRET_KEY = /(api[_-]?key|token|secret|password|authorization|credential)/i;
+/**
+ * Whole key names that hold secrets (`api_key`, `openai_api_key`, `access_token`, `password`,
+ * `Authorization`, ...), not any key that merely contains such a word: `max_tokens` and
+ * `redact_secrets` are settings, and redacting them would make a log lie.
+ */
+const SECRET_KEY = /^(.*[_-])?(api[_-]?key|token|access[_-]?token|secret|client[_-]?secret|password|passwd|authorization|credentials?|private[_-]?key)$/i;
 
 export const REDACTED = "[redacted]";
 

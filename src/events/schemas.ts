@@ -64,6 +64,8 @@ export const PendingApprovalSchema = z.object({
   callId: z.string(),
   tool: z.string(),
   roles: z.array(z.string()),
+  /** The run that holds the approval, when it is a child run rather than this one. */
+  runId: z.string().optional(),
 });
 
 export const RunStartedSchema = event("run.started", {

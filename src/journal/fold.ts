@@ -178,11 +178,12 @@ function apply(previous: RunState, event: RunEvent): RunState {
     case "approval.granted":
       return {
         ...state,
-        pendingApprovals: state.pendingApprovals.map((approval) =>
-          approval.callId === event.callId && approval.argsHash === event.argsHash && !approval.granted.includes(event.role)
-            ? { ...approval, granted: [...approval.granted, event.role] }
-            : approval,
-        ),
+        pendingApprovals: state.pendingApprovals.map((approval) => {
+          if (approval.callId !== event.callId || approval.argsHash !== event.argsHash) return approval;
+          // A grant that arrives after the deadline does not count: the call has expired.
+          if (approval.deadline !== undefined && Date.parse(event.at) > approval.deadline) return { ...approval, expired: true };
+          return approval.granted.includes(event.role) ? approval : { ...approval, granted: [...approval.granted, event.role] };
+        }),
       };
     // The call itself is settled by the tool.blocked event the gate writes next.
     case "approval.denied":

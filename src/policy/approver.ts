@@ -20,4 +20,6 @@ export interface ApprovalQuestion {
  */
 export interface Approver {
   decide(question: ApprovalQuestion): Promise<ApprovalDecision[]>;
+  /** Releases what it holds open (a terminal reader keeps the process alive). */
+  close?(): void;
 }

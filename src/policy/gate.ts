@@ -28,7 +28,8 @@ function toolRoles(requires: boolean | string | string[]): string[] | undefined 
   return typeof requires === "string" ? [requires] : [...requires];
 }
 
-function missingRoles(approval: PendingApproval): string[] {
+/** Roles still to approve; [ANY_APPROVER] when any one approval would do and none came yet. */
+export function missingRoles(approval: PendingApproval): string[] {
   if (approval.roles.length === 0) return approval.granted.length > 0 ? [] : [ANY_APPROVER];
   return approval.roles.filter((role) => !approval.granted.includes(role));
 }
@@ -75,8 +76,8 @@ export class PolicyGate implements CallGate {
 
     const firing = guardrails?.checkArguments(canonicalJson(call.args));
     if (firing) {
-      log.append<"guardrail">({ ...firing, callId: call.callId });
-      return { action: "block", reason: "guardrail", detail: `${firing.rule}: ${firing.detail}` };
+      // Written with the block, once the batch is decided: a batch that waits is reviewed again.
+      return { action: "block", reason: "guardrail", detail: `${firing.rule}: ${firing.detail}`, events: [{ ...firing, callId: call.callId }] };
     }
 
     if ((mode === "chat" || mode === "plan") && !call.tool.readOnly) {

@@ -1,4 +1,4 @@
-export { PolicyGate, ANY_APPROVER, type GovernanceSettings, type Mode } from "./gate.js";
+export { PolicyGate, ANY_APPROVER, missingRoles, type GovernanceSettings, type Mode } from "./gate.js";
 export { Guardrails, type GuardrailSettings, type GuardrailEvent } from "./guardrails.js";
 export { RateLimiter, type RateLimitSettings, type LimitSettings } from "./rate-limit.js";
 export type { Approver, ApprovalDecision, ApprovalQuestion } from "./approver.js";

@@ -1,2 +1,2 @@
-export { validate, parseYaml, loadYamlFile, readTextFile, issueToError } from "./validate.js";
+export { validate, parseYaml, loadYamlFile, readTextFile, issueToError, schemaAt, coerceText } from "./validate.js";
 export { nearest, editDistance } from "./nearest.js";

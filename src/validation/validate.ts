@@ -15,21 +15,11 @@ function formatPath(path: readonly PathKey[]): string {
   return text;
 }
 
-/** Finds the object schema at a path, to list the keys that would have been accepted. */
+/** The keys that would have been accepted at a path, for "did you mean" suggestions. */
 function objectKeysAt(schema: z.ZodType, path: readonly PathKey[]): string[] {
-  let current: z.ZodType | undefined = schema;
-  for (const key of [...path, undefined]) {
-    current = unwrap(current);
-    if (key === undefined) break;
-    if (current instanceof z.ZodObject) current = (current.shape as Record<string, z.ZodType>)[String(key)];
-    else if (current instanceof z.ZodArray) current = current.element as z.ZodType;
-    else if (current instanceof z.ZodRecord) current = current.valueType as z.ZodType;
-    else return [];
-  }
-  if (current instanceof z.ZodObject) return Object.keys(current.shape as object);
-  if (current instanceof z.ZodUnion) {
-    return (current.options as z.ZodType[]).flatMap((option) => objectKeysAt(option, []));
-  }
+  const target = schemaAt(schema, path);
+  if (target instanceof z.ZodObject) return Object.keys(target.shape as object);
+  if (target instanceof z.ZodUnion) return (target.options as z.ZodType[]).flatMap((option) => objectKeysAt(option, []));
   return [];
 }
 
@@ -43,6 +33,33 @@ function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
     } else break;
   }
   return current;
+}
+
+/** The schema of the value at a path, through objects, arrays, records and wrappers. */
+export function schemaAt(schema: z.ZodType, path: readonly PathKey[]): z.ZodType | undefined {
+  let current: z.ZodType | undefined = schema;
+  for (const key of path) {
+    current = unwrap(current);
+    if (current instanceof z.ZodObject) current = (current.shape as Record<string, z.ZodType>)[String(key)];
+    else if (current instanceof z.ZodArray) current = current.element as z.ZodType;
+    else if (current instanceof z.ZodRecord) current = current.valueType as z.ZodType;
+    else if (current instanceof z.ZodUnion) {
+      const options = current.options as z.ZodType[];
+      current = options.map((option) => schemaAt(option, [key])).find((found) => found !== undefined);
+    } else return undefined;
+  }
+  return unwrap(current);
+}
+
+/** Text (from an environment variable) as the type the schema wants at that path. */
+export function coerceText(schema: z.ZodType, path: readonly PathKey[], text: string): unknown {
+  const target = schemaAt(schema, path);
+  if (target instanceof z.ZodNumber) {
+    const number = Number(text);
+    return text.trim() !== "" && Number.isFinite(number) ? number : text;
+  }
+  if (target instanceof z.ZodBoolean) return text === "true" ? true : text === "false" ? false : text;
+  return text;
 }
 
 /** Turns the first zod issue into an error that names the path and, for a typo'd key, the nearest known key. */

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers.js";
@@ -66,6 +66,26 @@ describe("retrace CLI", () => {
     const unknown = await retrace(["rn"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown command "rn"/);
-    expect((await retrace(["trace", "no-such-run", "--db", db])).stderr).toMatch(/no run with id no-such-run/);
+    expect((await retrace(["trace", "no-such-run", "--db", db])).stderr).toMatch(/run no-such-run: no such run in .*runs\.db/);
+  });
+
+  it("read-only commands refuse a store that does not exist instead of creating one", async () => {
+    const missing = join(tempDir(), "typo.db");
+    const result = await retrace(["trace", "r", "--db", missing]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/typo\.db: no run store here/);
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  it("resolves store.path against the config's folder, and hints --db when the store is not the default", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "cfg"));
+    writeFileSync(join(dir, "cfg/agent.yaml"), "name: x\nllm: {provider: openai}\ntools: [{name: calculator, requires_approval: true}]\nstore: { path: ./data/runs.db }\n");
+    writeFileSync(join(dir, "mock.yaml"), "responses:\n  - tool_calls: [{ name: calculator, arguments: { expression: '1+1' } }]\n  - text: two\n");
+    const result = await retrace(["run", "cfg/agent.yaml", "--mock", "mock.yaml", "-m", "1+1?"], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(existsSync(join(dir, "cfg/data/runs.db"))).toBe(true);
+    expect(result.stderr).toMatch(/retrace approve run_\w+ call_1_1 --db cfg\/data\/runs\.db/);
+    expect(result.stderr).toMatch(/then: retrace resume run_\w+ --db cfg\/data\/runs\.db/);
   });
 });

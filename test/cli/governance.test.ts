@@ -66,12 +66,46 @@ describe("governance from the CLI, each step in its own process", () => {
     expect(existsSync(join(box.workspace, "notes/todo.md"))).toBe(false);
   });
 
-  it("refuses to approve a call that is not pending, or as a role that is not required", async () => {
+  it("refuses to approve a call that is not pending", async () => {
     const box = sandbox();
     const first = JSON.parse((await retrace(["run", ...approval, "-m", "x", "--db", box.db, "--json"], { env: box.env })).stdout) as Outcome;
     const wrongCall = await retrace(["approve", first.runId, "call_9_9", "--db", box.db]);
     expect(wrongCall.code).toBe(2);
     expect(wrongCall.stderr).toMatch(/no approval is pending for call call_9_9; pending: call_1_1 \(write_file\)/);
+  });
+
+  it("collects roles across processes, refusing a role that is not required and asking which role when several are missing", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "agent.yaml"), "name: x\nllm: {provider: openai}\ntools: [{name: write_file, requires_approval: [lead, security]}]\nworkspace: ./ws\n");
+    writeFileSync(join(dir, "mock.yaml"), "responses:\n  - tool_calls: [{ name: write_file, arguments: { path: a.md, content: x } }]\n  - text: saved\n");
+    const db = join(dir, "runs.db");
+    const { runId } = JSON.parse((await retrace(["run", "agent.yaml", "--mock", "mock.yaml", "-m", "x", "--db", db, "--json"], { cwd: dir })).stdout) as Outcome;
+
+    const which = await retrace(["approve", runId, "call_1_1", "--db", db]);
+    expect(which).toMatchObject({ code: 2, stderr: expect.stringMatching(/needs approval from lead and security: pass --role/) });
+    const intern = await retrace(["approve", runId, "call_1_1", "--role", "intern", "--db", db]);
+    expect(intern).toMatchObject({ code: 2, stderr: expect.stringMatching(/role intern is not required for call call_1_1 \(required: lead, security\)/) });
+    const lead = await retrace(["approve", runId, "call_1_1", "--role", "lead", "--db", db]);
+    expect(lead.stdout).toMatch(/approved call_1_1 \(write_file\) as lead; still needed: security/);
+    expect(JSON.parse((await retrace(["resume", runId, "--db", db, "--json"], { cwd: dir })).stdout)).toMatchObject({ status: "waiting" });
+    // With one role left, --role may be omitted.
+    expect((await retrace(["approve", runId, "call_1_1", "--db", db])).stdout).toMatch(/approved call_1_1/);
+    expect(JSON.parse((await retrace(["resume", runId, "--db", db, "--json"], { cwd: dir })).stdout)).toMatchObject({ status: "completed" });
+  });
+
+  it("an approval after the deadline is refused and the call ends approval_expired", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "agent.yaml"), "name: x\nllm: {provider: openai}\ntools: [{name: write_file, requires_approval: true, approval_timeout: 0.001}]\nworkspace: ./ws\n");
+    writeFileSync(join(dir, "mock.yaml"), "responses:\n  - tool_calls: [{ name: write_file, arguments: { path: a.md, content: x } }]\n  - text: it expired\n");
+    const db = join(dir, "runs.db");
+    const { runId } = JSON.parse((await retrace(["run", "agent.yaml", "--mock", "mock.yaml", "-m", "x", "--db", db, "--json"], { cwd: dir })).stdout) as Outcome;
+    const late = await retrace(["approve", runId, "call_1_1", "--db", db]);
+    expect(late.code).toBe(1);
+    expect(late.stderr).toMatch(/approval for call call_1_1 expired at .*; the call will be blocked \(approval_expired\) on resume/);
+    expect((await retrace(["approve", runId, "call_1_1", "--db", db])).stderr).toMatch(/has expired; resume the run/);
+    await retrace(["resume", runId, "--db", db], { cwd: dir });
+    expect((await retrace(["trace", runId, "--db", db])).stdout).toMatch(/tool\.blocked\s+write_file call_1_1 ⛔ approval_expired/);
+    expect(existsSync(join(dir, "ws/a.md"))).toBe(false);
   });
 
   it("--approve prompt asks on the terminal; y approves", async () => {

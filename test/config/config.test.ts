@@ -74,11 +74,36 @@ describe("config", () => {
     expect(interpolateEnv({ a: ["${X}", { b: "${Y:z}" }] }, { X: "1" }).value).toEqual({ a: ["1", { b: "z" }] });
   });
 
-  it("redacts secrets before a config is recorded", () => {
-    expect(redactSecrets({ llm: { api_key: "sk-live-123", model: "m" }, headers: { Authorization: "Bearer x" } })).toEqual({
-      llm: { api_key: "[redacted]", model: "m" },
+  it("redacts secrets before a config is recorded, and only secrets", () => {
+    expect(
+      redactSecrets({
+        llm: { api_key: "sk-live-123", model: "m", max_tokens: 100 },
+        headers: { Authorization: "Bearer x" },
+        github_token: "ghp_x",
+        guardrails: { output: { redact_secrets: true } },
+      }),
+    ).toEqual({
+      llm: { api_key: "[redacted]", model: "m", max_tokens: 100 },
       headers: { Authorization: "[redacted]" },
+      github_token: "[redacted]",
+      guardrails: { output: { redact_secrets: true } },
     });
+  });
+
+  it("gives a whole-value reference the type its place expects", () => {
+    const { config } = parseConfig("name: ${NAME}\nmax_steps: ${STEPS:5}\nllm:\n  provider: openai\n  api_key: ${KEY}\n  temperature: ${T:0.5}\n  stream: ${S:true}\n", {
+      env: { NAME: "true", KEY: "12345" },
+    });
+    expect(config).toMatchObject({ name: "true", max_steps: 5, llm: { api_key: "12345", temperature: 0.5, stream: true } });
+  });
+
+  it("names the unset variable when a required value comes from it", () => {
+    const error = configError("name: ${AGENT_NAME}\nllm: {provider: scripted}\n");
+    expect(error.describe()).toBe("agent.yaml name: environment variable AGENT_NAME is not set (and no default is given: ${AGENT_NAME:default})");
+  });
+
+  it("rejects roles on a rule that does not require approval", () => {
+    expect(configError(`${minimal}policy:\n  - { tool: x, action: deny, roles: [a] }\n`).describe()).toMatch(/policy\[0\]\.roles: roles only apply to action require_approval/);
   });
 
   it("reports a missing config file clearly", () => {

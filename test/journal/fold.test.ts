@@ -41,7 +41,8 @@ describe("fold", () => {
         const events = await pending;
         const at = cut % (events.length + 1);
         const whole = fold(events);
-        expect(fold(events)).toEqual(whole);
+        // Deterministic: a copy of the log (as read back from a store) folds to the same state.
+        expect(fold(structuredClone(events))).toEqual(whole);
         expect(fold(events.slice(at), fold(events.slice(0, at), initialState()))).toEqual(whole);
       }),
       { numRuns: 60 },

@@ -105,6 +105,16 @@ describe("approvals", () => {
     const closed = await ask("");
     expect(ofType(closed.events, "tool.blocked")[0]?.reason).toBe("approval_denied");
   });
+
+  it("the interactive approver gives each piped answer to its own question", async () => {
+    const input = new PassThrough();
+    input.end("y\nn\n");
+    const agent = await agentFrom(gated, { responses: [{ tool_calls: [write("a.md"), write("b.md")] }, { text: "ok" }] }, { approver: promptApprover(input, new PassThrough()) });
+    const { run } = await start(agent, "save both");
+    expect(ofType(run.log.events, "approval.granted").map((event) => event.callId)).toEqual(["call_1_1"]);
+    expect(ofType(run.log.events, "approval.denied")).toMatchObject([{ callId: "call_1_2", reason: "denied at the prompt" }]);
+    expect(ofType(run.log.events, "tool.finished").map((event) => event.callId)).toEqual(["call_1_1"]);
+  });
 });
 
 describe("modes", () => {

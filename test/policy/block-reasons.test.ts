@@ -110,7 +110,7 @@ policy:
     expect(toldModel(events, "call_1_1")).toMatch(/^Blocked \(approval_expired\)/);
   });
 
-  it("approval_expired: an approval that arrives late does not count", async () => {
+  it("approval_expired: a resume after the deadline expires even a call approved in time", async () => {
     const agent = await agentFrom("name: a\nllm: {provider: scripted}\ntools: [{name: write_file, requires_approval: true, approval_timeout: 60}]\n", {
       responses: [{ tool_calls: [write("a.md")] }, thenAnswer],
     });
@@ -119,6 +119,25 @@ policy:
     clock.advance(120_000);
     await AgentRun.open(agent, run.runId, { store, context }).resume();
     expect(ofType(store.read(run.runId), "tool.blocked")[0]?.reason).toBe("approval_expired");
+  });
+
+  it("approval_expired: an approval given after the deadline does not count, even at the prompt", async () => {
+    const env = setup();
+    const lateApprover = {
+      async decide(question: { missingRoles: string[] }) {
+        env.clock.advance(10 * 60_000); // the person answers ten minutes later
+        return question.missingRoles.map((role) => ({ approved: true, role }));
+      },
+    };
+    const agent = await agentFrom(
+      "name: a\nllm: {provider: scripted}\ntools: [{name: write_file, requires_approval: true, approval_timeout: 60}]\n",
+      { responses: [{ tool_calls: [write("a.md")] }, thenAnswer] },
+      { approver: lateApprover },
+    );
+    const { run } = await start(agent, "go", env);
+    expect(ofType(run.log.events, "approval.granted")).toHaveLength(1);
+    expect(ofType(run.log.events, "tool.blocked")[0]?.reason).toBe("approval_expired");
+    expect(ofType(run.log.events, "tool.started")).toEqual([]);
   });
 
   it("guardrail: a blocked pattern in a call's arguments stops the call and records a guardrail event", async () => {
@@ -139,5 +158,50 @@ policy:
     const { run } = await start(agent, "go");
     expect(ofType(run.log.events, "tool.blocked")).toEqual([]);
     expect(ofType(run.log.events, "tool.failed")[0]?.error).toMatchObject({ kind: "threw", message: expect.stringMatching(/^file_not_found/) });
+  });
+});
+
+describe("policy rules cannot be dodged by spelling a path differently", () => {
+  it("a deny rule catches ./, // and .. spellings of the same path", async () => {
+    const agent = await agentFrom(
+      "name: a\nmode: yolo\nllm: {provider: scripted}\ntools: [write_file]\npolicy:\n  - { tool: write_file, args: { path: \"secrets/**\" }, action: deny }\n",
+      { responses: [{ tool_calls: [write("./secrets/key"), write("secrets//key2"), write("notes/../secrets/key3"), write("../outside")] }, thenAnswer] },
+    );
+    const { run } = await start(agent, "go");
+    expect(ofType(run.log.events, "tool.blocked").map((event) => [event.callId, event.reason])).toEqual([
+      ["call_1_1", "policy_denied"],
+      ["call_1_2", "policy_denied"],
+      ["call_1_3", "policy_denied"],
+      ["call_1_4", "policy_denied"],
+    ]);
+  });
+
+  it("a trust rule never vouches for a path that climbs out of what it names", async () => {
+    const agent = await agentFrom(
+      "name: a\nmode: auto\nllm: {provider: scripted}\ntools: [{name: write_file, requires_approval: true}]\ntrust:\n  - { tool: write_file, args: { path: \"notes/**\" } }\n",
+      { responses: [{ tool_calls: [write("notes/../src/main.ts"), write("./notes/ok.md")] }, thenAnswer] },
+    );
+    const { outcome } = await start(agent, "go");
+    expect(outcome.pending.map((item) => item.callId)).toEqual(["call_1_1"]);
+  });
+
+  it("a rule can match every tool of a risk", async () => {
+    const agent = await agentFrom("name: a\nmode: yolo\nllm: {provider: scripted}\ntools: [calculator, write_file]\npolicy:\n  - { risk: destructive, action: require_approval, roles: [lead] }\n", {
+      responses: [{ tool_calls: [{ name: "calculator", arguments: { expression: "1+1" } }, write("a.md")] }, thenAnswer],
+    });
+    const { outcome } = await start(agent, "go");
+    expect(outcome.pending).toEqual([{ callId: "call_1_2", tool: "write_file", roles: ["lead"] }]);
+  });
+});
+
+describe("config mistakes that would silently disable a rule are errors", () => {
+  it("a rate limit on a tool the agent does not have", async () => {
+    await expect(agentFrom("name: a\nllm: {provider: scripted}\ntools: [calculator]\nrate_limits:\n  tools:\n    calculater: { max: 1 }\n", { responses: [{ text: "x" }] })).rejects.toThrow(
+      'no tool named "calculater" (did you mean "calculator"?); a limit on it would never apply',
+    );
+  });
+
+  it("two tools with one name", async () => {
+    await expect(agentFrom("name: a\nllm: {provider: scripted}\ntools: [calculator, calculator]\n", { responses: [{ text: "x" }] })).rejects.toThrow(/two tools are named "calculator"/);
   });
 });

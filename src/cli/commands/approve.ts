@@ -1,7 +1,7 @@
 import { systemClock } from "../../context/index.js";
 import { RunError, UsageError } from "../../errors/index.js";
 import { RunLog } from "../../journal/index.js";
-import { ANY_APPROVER } from "../../policy/index.js";
+import { ANY_APPROVER, missingRoles } from "../../policy/index.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
@@ -30,16 +30,17 @@ export function approveCommand(argv: string[], io: CliIO): ExitCode {
   });
   const [runId, callId] = positionals;
   if (!runId || !callId) throw new UsageError("approve: missing <runId> <callId>\n\n" + approveHelp);
-  const store = openStore(io.cwd, values.db);
+  const store = openStore(io.cwd, values.db, undefined, { mustExist: true });
   try {
     const log = RunLog.open(runId, store, systemClock);
-    if (log.events.length === 0) throw new RunError("run_not_found", `no run with id ${runId} in ${store.path}`, { runId });
+    if (log.events.length === 0) throw new RunError("run_not_found", `no such run in ${store.path}`, { runId });
     const approval = log.state.pendingApprovals.find((candidate) => candidate.callId === callId);
     if (!approval) {
       const pending = log.state.pendingApprovals.map((candidate) => `${candidate.callId} (${candidate.tool})`).join(", ");
       throw new RunError("approval_not_pending", `no approval is pending for call ${callId}${pending ? `; pending: ${pending}` : ""}`, { runId, callId });
     }
-    const missing = approval.roles.length === 0 ? [ANY_APPROVER] : approval.roles.filter((role) => !approval.granted.includes(role));
+    if (approval.expired) throw new RunError("approval_expired", `the approval for call ${callId} has expired; resume the run to settle the call`, { runId, callId });
+    const missing = missingRoles(approval);
     let role = values.role;
     if (approval.roles.length === 0) role ??= ANY_APPROVER;
     else if (role === undefined) {

@@ -5,7 +5,7 @@ import { agentForRun } from "../agent-for-run.js";
 import { parseCommandArgs } from "../args.js";
 import type { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
-import { openStore } from "../store.js";
+import { dbHint, openStore } from "../store.js";
 import { approverOption, printOutcome } from "./run.js";
 
 export const resumeHelp = `retrace resume <runId> [options]
@@ -32,7 +32,7 @@ export async function resumeCommand(argv: string[], io: CliIO): Promise<ExitCode
   const runId = positionals[0];
   if (!runId) throw new UsageError("resume: missing <runId>\n\n" + resumeHelp);
   const approver = approverOption(values.approve);
-  const store = openStore(io.cwd, values.db);
+  const store = openStore(io.cwd, values.db, undefined, { mustExist: true });
   try {
     const { agent, started, changed } = await agentForRun(store, runId, {
       cwd: io.cwd,
@@ -43,8 +43,9 @@ export async function resumeCommand(argv: string[], io: CliIO): Promise<ExitCode
     if (changed) io.stderr(`warning: the agent's definition changed since run ${runId} started; continuing with the current one\n`);
     const context = createRunContext({ seed: started.seed });
     const outcome = await AgentRun.open(agent, runId, { store, context }).resume();
-    return printOutcome(io, outcome, values.json);
+    return printOutcome(io, outcome, values.json, false, dbHint(io.cwd, store));
   } finally {
+    approver?.close?.();
     store.close();
   }
 }

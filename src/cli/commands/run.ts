@@ -7,7 +7,7 @@ import { promptApprover, type Approver } from "../../policy/index.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
-import { openStore } from "../store.js";
+import { dbHint, openStore } from "../store.js";
 
 export const runHelp = `retrace run <config.yaml> -m <message> [options]
 
@@ -29,7 +29,8 @@ export function outcomeExitCode(outcome: TurnOutcome): ExitCode {
   return ExitCode.failed;
 }
 
-export function printOutcome(io: CliIO, outcome: TurnOutcome, asJson: boolean, alreadyStreamed = false): ExitCode {
+/** `dbHint`: the --db to repeat in the hints, when the store is not the default one. */
+export function printOutcome(io: CliIO, outcome: TurnOutcome, asJson: boolean, alreadyStreamed = false, dbHint?: string): ExitCode {
   if (asJson) {
     io.stdout(
       `${JSON.stringify({
@@ -44,16 +45,17 @@ export function printOutcome(io: CliIO, outcome: TurnOutcome, asJson: boolean, a
   } else if (outcome.status === "completed") {
     io.stdout(alreadyStreamed ? "\n" : `${outcome.output}\n`);
   } else if (outcome.status === "waiting") {
-    const target = outcome.childRunId ?? outcome.runId;
+    const db = dbHint ? ` --db ${dbHint}` : "";
     io.stderr(
       outcome.childRunId
-        ? `run ${outcome.runId} is waiting on its child run ${outcome.childRunId}, which needs approval:\n`
+        ? `run ${outcome.runId} is waiting on its sub-agent run(s), which need approval:\n`
         : `run ${outcome.runId} is waiting for approval:\n`,
     );
     for (const item of outcome.pending) {
-      io.stderr(`  ${item.callId}  ${item.tool}${item.roles.length ? `  (roles: ${item.roles.join(", ")})` : ""}\n`);
+      const holder = item.runId ?? outcome.runId;
+      io.stderr(`  retrace approve ${holder} ${item.callId}${db}    # ${item.tool}${item.roles.length ? `, roles: ${item.roles.join(", ")}` : ""}\n`);
     }
-    io.stderr(`approve with: retrace approve ${target} <callId>, then: retrace resume ${target}\n`);
+    io.stderr(`then: retrace resume ${outcome.runId}${db}\n`);
   } else {
     io.stderr(`run ${outcome.runId} failed: ${outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : "unknown error"}\n`);
   }
@@ -117,7 +119,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
     ...(values.stream ? { stream: true } : {}),
     ...(approver ? { approver } : {}),
   });
-  const store = openStore(io.cwd, values.db, loaded.config.store.path);
+  const store = openStore(io.cwd, values.db, loaded.config.store.path === undefined ? undefined : resolve(loaded.baseDir, loaded.config.store.path));
   try {
     const context = createRunContext({ seed: loaded.config.llm.seed ?? 0 });
     const run = AgentRun.start(agent, {
@@ -130,8 +132,9 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
     const streaming = values.stream && !values.json && !agent.guardrails;
     const printer = streamPrinter(io);
     const outcome = await run.send(values.message, streaming ? printer.options : {});
-    return printOutcome(io, outcome, values.json, printer.answered(outcome.output));
+    return printOutcome(io, outcome, values.json, printer.answered(outcome.output), dbHint(io.cwd, store));
   } finally {
+    approver?.close?.();
     store.close();
   }
 }

@@ -1,3 +1,6 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { DEFAULT_DB_PATH } from "../../journal/index.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
@@ -14,7 +17,11 @@ export function runsCommand(argv: string[], io: CliIO): ExitCode {
     json: { type: "boolean", default: false },
     limit: { type: "string" },
   });
-  const store = openStore(io.cwd, values.db);
+  if (values.db === undefined && !existsSync(resolve(io.cwd, DEFAULT_DB_PATH))) {
+    if (!values.json) io.stdout("no runs yet\n");
+    return ExitCode.ok;
+  }
+  const store = openStore(io.cwd, values.db, undefined, { mustExist: true });
   try {
     const limit = values.limit === undefined ? undefined : Number(values.limit);
     const runs = store.list(limit === undefined ? {} : { limit });
