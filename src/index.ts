@@ -19,3 +19,32 @@ export {
 } from "./providers/index.js";
 export { defineTool, type Tool, type ToolContext } from "./tools/index.js";
 export { formatTrace } from "./trace/index.js";
+export {
+  defineEval,
+  match,
+  defineScorer,
+  registerScorer,
+  getScorer,
+  listScorers,
+  viewRun,
+  passed,
+  failed,
+  skipped,
+  scored,
+  EvalContext,
+  runEvalSuite,
+  EvalReportSchema,
+  type EvalSpec,
+  type EvalCase,
+  type ToolMock,
+  type AssertOptions,
+  type AssertionResult,
+  type Matcher,
+  type Scorer,
+  type ScorerInput,
+  type ScoreResult,
+  type RunView,
+  type ToolCallView,
+  type TurnView,
+  type EvalReport,
+} from "./eval/index.js";

@@ -4,6 +4,9 @@ import { resumeCommand, resumeHelp } from "./commands/resume.js";
 import { runCommand, runHelp } from "./commands/run.js";
 import { runsCommand, runsHelp } from "./commands/runs.js";
 import { traceCommand, traceHelp } from "./commands/trace.js";
+import { evalTestCommand, evalTestHelp } from "./commands/eval-test.js";
+import { initCommand, initHelp } from "./commands/init.js";
+import { mergeReportsCommand, mergeReportsHelp } from "./commands/merge-reports.js";
 import { ExitCode } from "./exit-codes.js";
 import { processIO, type CliIO } from "./io.js";
 
@@ -13,6 +16,10 @@ const commands: Record<string, Command> = {
   run: { run: runCommand, help: runHelp, summary: "run an agent on one message" },
   runs: { run: runsCommand, help: runsHelp, summary: "list recorded runs" },
   trace: { run: traceCommand, help: traceHelp, summary: "print a run's timeline (or its raw events)" },
+  "eval-test": { run: evalTestCommand, help: evalTestHelp, summary: "run eval cases (--mock: no key, no network)" },
+  eval: { run: evalTestCommand, help: evalTestHelp, summary: "alias of eval-test" },
+  "merge-reports": { run: mergeReportsCommand, help: mergeReportsHelp, summary: "merge the JSON reports of sharded eval runs" },
+  init: { run: initCommand, help: initHelp, summary: "scaffold an agent, a mock script and passing evals" },
   approve: { run: approveCommand, help: approveHelp, summary: "approve or deny a call a run waits on" },
   resume: { run: resumeCommand, help: resumeHelp, summary: "continue a paused run where it stopped" },
 };

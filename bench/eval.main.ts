@@ -1,0 +1,3 @@
+import { benchEval } from "./eval.js";
+
+await benchEval();

@@ -1,0 +1,25 @@
+/** `exact`: the value equals the expected value (deep equality for data; options for text). */
+import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { registerBuiltin } from "./registry.js";
+import { deepEqual, describe, normaliseText } from "./support.js";
+
+export interface ExactOptions {
+  /** Text only: compare case-insensitively when false. Default true. */
+  caseSensitive?: boolean;
+  /** Text only: ignore leading/trailing space and collapse runs of whitespace. Default false. */
+  trim?: boolean;
+}
+
+export const exactScorer = registerBuiltin(
+  defineScorer<ExactOptions>({
+    name: "exact",
+    description: "The value equals the expected value (deep equality; text may ignore case and surrounding space).",
+    score({ value, expected, options }) {
+      const equal =
+        typeof value === "string" && typeof expected === "string"
+          ? normaliseText(value, options) === normaliseText(expected, options)
+          : deepEqual(value, expected);
+      return equal ? passed(`equals ${describe(expected)}`) : failed(`expected ${describe(expected)}, got ${describe(value)}`);
+    },
+  }),
+);

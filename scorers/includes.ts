@@ -1,0 +1,35 @@
+/** `includes`: text contains each expected substring (or an array contains each expected item). */
+import { defineScorer, scored } from "../src/eval/scorer.js";
+import { registerBuiltin } from "./registry.js";
+import { asText, deepEqual, describe, normaliseText } from "./support.js";
+
+export interface IncludesOptions {
+  /** Default true. */
+  caseSensitive?: boolean;
+  /** "all" (default): every expected item must be present; "any": one is enough. */
+  mode?: "all" | "any";
+}
+
+export const includesScorer = registerBuiltin(
+  defineScorer<IncludesOptions>({
+    name: "includes",
+    description: "The text contains the expected substring(s); an array contains the expected item(s). Value: the share found.",
+    score({ value, expected, options }) {
+      const wanted = Array.isArray(expected) ? expected : [expected];
+      const mode = options.mode ?? "all";
+      const found = wanted.filter((item) =>
+        Array.isArray(value)
+          ? value.some((element) => deepEqual(element, item))
+          : normaliseText(asText(value), options).includes(normaliseText(asText(item), options)),
+      );
+      const missing = wanted.filter((item) => !found.includes(item));
+      const share = wanted.length === 0 ? 1 : found.length / wanted.length;
+      const pass = mode === "all" ? missing.length === 0 : found.length > 0 || wanted.length === 0;
+      const subject = Array.isArray(value) ? "the array" : "the text";
+      const reason = pass
+        ? `${subject} contains ${found.map((item) => describe(item, 60)).join(", ")}`
+        : `${subject} does not contain ${missing.map((item) => describe(item, 60)).join(mode === "all" ? ", " : " or ")}; it was ${describe(value, 160)}`;
+      return scored(mode === "all" ? share : pass ? 1 : 0, pass, reason);
+    },
+  }),
+);

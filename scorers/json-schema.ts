@@ -1,0 +1,61 @@
+/**
+ * `json-schema`: the value (or the JSON the text holds) is valid against a JSON Schema, or a zod
+ * schema. JSON Schemas are turned into zod with z.fromJSONSchema, so there is one validator.
+ */
+import { z } from "zod";
+import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { registerBuiltin } from "./registry.js";
+import { describe } from "./support.js";
+
+export interface JsonSchemaOptions {
+  /** Text values are parsed as JSON first (a ```json fence around it is allowed). Default true. */
+  parse?: boolean;
+}
+
+const converted = new WeakMap<object, Validator>();
+
+interface Validator {
+  safeParse(value: unknown): { success: true } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
+
+/** A zod schema from any copy of zod (the eval file's own, say) is used as is; a JSON Schema is converted once. */
+function toValidator(schema: unknown): Validator {
+  if (schema !== null && typeof schema === "object" && typeof (schema as Partial<Validator>).safeParse === "function") return schema as Validator;
+  if (schema === null || typeof schema !== "object") throw new TypeError("json-schema needs a JSON Schema object or a zod schema as expected");
+  let validator = converted.get(schema);
+  if (!validator) {
+    validator = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) as unknown as Validator;
+    converted.set(schema, validator);
+  }
+  return validator;
+}
+
+function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
+  const body = (fenced ? fenced[1] : text)?.trim() ?? "";
+  try {
+    return { ok: true, value: JSON.parse(body) as unknown };
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+}
+
+export const jsonSchemaScorer = registerBuiltin(
+  defineScorer<JsonSchemaOptions>({
+    name: "json-schema",
+    description: "The value, or the JSON in the text, is valid against the expected JSON Schema (or zod schema).",
+    score({ value, expected, options }) {
+      let subject = value;
+      if (typeof value === "string" && options.parse !== false) {
+        const parsed = parseJsonText(value);
+        if (!parsed.ok) return failed(`the text is not JSON (${parsed.message}): ${describe(value, 100)}`);
+        subject = parsed.value;
+      }
+      const result = toValidator(expected).safeParse(subject);
+      if (result.success) return passed("valid against the schema");
+      const issue = result.error.issues[0];
+      const path = issue?.path.length ? issue.path.map(String).join(".") : "(root)";
+      return failed(`invalid at ${path}: ${issue?.message ?? "does not match"}`, { issues: result.error.issues.length });
+    },
+  }),
+);

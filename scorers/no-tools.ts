@@ -1,0 +1,14 @@
+/** `no-tools`: the model asked for no tool at all (a blocked or failed request still counts as asking). */
+import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { registerBuiltin } from "./registry.js";
+import { describeCalls } from "./support.js";
+
+export const noToolsScorer = registerBuiltin(
+  defineScorer<Record<string, never>>({
+    name: "no-tools",
+    description: "The model requested no tool calls.",
+    score({ run }) {
+      return run.toolCalls.length === 0 ? passed("no tool was requested") : failed(`expected no tool calls; the model requested ${describeCalls(run.toolCalls)}`);
+    },
+  }),
+);

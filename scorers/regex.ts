@@ -1,0 +1,24 @@
+/** `regex`: the text matches a regular expression. */
+import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { registerBuiltin } from "./registry.js";
+import { asText, describe, toRegExp } from "./support.js";
+
+export interface RegexOptions {
+  /** Flags that replace the pattern's own (e.g. "i"). */
+  flags?: string;
+}
+
+export const regexScorer = registerBuiltin(
+  defineScorer<RegexOptions>({
+    name: "regex",
+    description: "The text matches the expected regular expression (a RegExp or a pattern string).",
+    score({ value, expected, options }) {
+      const pattern = toRegExp(expected, options.flags);
+      const text = asText(value);
+      const match = pattern.exec(text);
+      return match
+        ? passed(`matches ${String(pattern)} at ${describe(match[0], 60)}`, { match: match[0], index: match.index })
+        : failed(`${describe(text, 160)} does not match ${String(pattern)}`);
+    },
+  }),
+);

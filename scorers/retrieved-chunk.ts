@@ -1,0 +1,45 @@
+/** `retrieved-chunk`: a retrieval (a `retrieval` event) returned a chunk with this text, id or source. */
+import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { registerBuiltin } from "./registry.js";
+import { describe } from "./support.js";
+
+export interface RetrievedChunkOptions {
+  /** Text the chunk contains. */
+  text?: string;
+  /** The chunk id, e.g. "guide.md#2". */
+  id?: string;
+  /** The document it came from: its source as retrieved, or the end of it ("guide.md" matches "../docs/guide.md"). */
+  source?: string;
+  /** Default false: text is matched ignoring case. */
+  caseSensitive?: boolean;
+  /** The chunk must rank at this position or better. */
+  maxRank?: number;
+}
+
+export const retrievedChunkScorer = registerBuiltin(
+  defineScorer<RetrievedChunkOptions>({
+    name: "retrieved-chunk",
+    description: "A retrieval returned a chunk with the given text, id or source (optionally within a rank).",
+    score({ run, options }) {
+      const fold = (text: string) => (options.caseSensitive ? text : text.toLowerCase());
+      const chunks = run.retrievals.flatMap((retrieval) => retrieval.chunks);
+      const hit = chunks.find(
+        (chunk) =>
+          (options.text === undefined || fold(chunk.text).includes(fold(options.text))) &&
+          (options.id === undefined || chunk.id === options.id) &&
+          (options.source === undefined || chunk.source === options.source || chunk.source.endsWith(`/${options.source}`)) &&
+          (options.maxRank === undefined || chunk.rank <= options.maxRank),
+      );
+      const wanted = [
+        options.text !== undefined ? `containing ${describe(options.text, 60)}` : "",
+        options.id !== undefined ? `with id ${options.id}` : "",
+        options.source !== undefined ? `from ${options.source}` : "",
+        options.maxRank !== undefined ? `at rank <= ${options.maxRank}` : "",
+      ].filter(Boolean).join(" ");
+      if (hit) return passed(`retrieved ${hit.id} (rank ${hit.rank}) ${wanted}`);
+      if (run.retrievals.length === 0) return failed(`no chunk ${wanted} was retrieved: the run made no retrieval`);
+      const seen = chunks.slice(0, 8).map((chunk) => `${chunk.id}#rank${chunk.rank}`).join(", ");
+      return failed(`no retrieved chunk ${wanted}; retrieved: ${seen || "(no chunks)"}`);
+    },
+  }),
+);

@@ -1,0 +1,28 @@
+/** `run-status`: how the run's last turn ended: completed, failed (optionally with an error code) or waiting. */
+import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { registerBuiltin } from "./registry.js";
+import { clip } from "./support.js";
+
+export interface RunStatusOptions {
+  status: "completed" | "failed" | "waiting";
+  /** For failed: the error code it must have (max_steps, provider_rate_limited, script_exhausted, ...). */
+  code?: string;
+}
+
+export const runStatusScorer = registerBuiltin(
+  defineScorer<RunStatusOptions>({
+    name: "run-status",
+    description: "The run's last turn ended with the expected status (and error code).",
+    score({ run, options }) {
+      const error = run.error ? ` (${run.error.code}: ${clip(run.error.message, 160)})` : "";
+      if (run.status !== options.status) {
+        const actual = run.status === "new" ? "never started a turn" : run.status === "running" ? "did not finish its turn" : run.status;
+        return failed(`expected the run to be ${options.status}; it ${run.status === "new" || run.status === "running" ? actual : `was ${actual}`}${error}`);
+      }
+      if (options.code !== undefined && run.error?.code !== options.code) {
+        return failed(`the run failed with ${run.error?.code ?? "no error code"}, expected ${options.code}${error}`);
+      }
+      return passed(`the run was ${run.status}${error}`);
+    },
+  }),
+);

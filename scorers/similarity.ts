@@ -1,0 +1,83 @@
+/**
+ * `similarity`: how close two texts are, from 0 (nothing shared) to 1 (equal).
+ * `levenshtein` is 1 − edit distance / longer length; `dice` is the Sørensen–Dice coefficient
+ * over character bigrams (robust to reordered words); `jaccard` compares word sets.
+ */
+import { defineScorer, scored } from "../src/eval/scorer.js";
+import { registerBuiltin } from "./registry.js";
+import { asText, describe } from "./support.js";
+
+export interface SimilarityOptions {
+  method?: "levenshtein" | "dice" | "jaccard";
+  /** Least similarity that passes. Default 0.8. */
+  min?: number;
+  /** Default false: case is ignored. */
+  caseSensitive?: boolean;
+}
+
+export function levenshteinSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const longer = Math.max(a.length, b.length);
+  if (longer === 0) return 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    }
+    previous = current;
+  }
+  return 1 - (previous[b.length] as number) / longer;
+}
+
+export function diceSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  if (a.length < 2 || b.length < 2) return 0;
+  const bigrams = new Map<string, number>();
+  for (let i = 0; i < a.length - 1; i++) {
+    const gram = a.slice(i, i + 2);
+    bigrams.set(gram, (bigrams.get(gram) ?? 0) + 1);
+  }
+  let shared = 0;
+  for (let i = 0; i < b.length - 1; i++) {
+    const gram = b.slice(i, i + 2);
+    const count = bigrams.get(gram) ?? 0;
+    if (count > 0) {
+      bigrams.set(gram, count - 1);
+      shared++;
+    }
+  }
+  return (2 * shared) / (a.length - 1 + (b.length - 1));
+}
+
+export function jaccardSimilarity(a: string, b: string): number {
+  const words = (text: string) => new Set(text.split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+  const left = words(a);
+  const right = words(b);
+  if (left.size === 0 && right.size === 0) return 1;
+  let shared = 0;
+  for (const word of left) if (right.has(word)) shared++;
+  return shared / (left.size + right.size - shared);
+}
+
+export const similarityScorer = registerBuiltin(
+  defineScorer<SimilarityOptions>({
+    name: "similarity",
+    description: "Text similarity to the expected text (levenshtein, dice or jaccard); passes at `min` (default 0.8).",
+    score({ value, expected, options }) {
+      const method = options.method ?? "levenshtein";
+      const min = options.min ?? 0.8;
+      const fold = (text: string) => (options.caseSensitive ? text : text.toLowerCase()).trim();
+      const a = fold(asText(value));
+      const b = fold(asText(expected));
+      const similarity = method === "dice" ? diceSimilarity(a, b) : method === "jaccard" ? jaccardSimilarity(a, b) : levenshteinSimilarity(a, b);
+      const rounded = Math.round(similarity * 1000) / 1000;
+      const pass = similarity >= min;
+      return scored(
+        similarity,
+        pass,
+        `${method} similarity ${rounded} ${pass ? ">=" : "<"} ${min} between ${describe(asText(value), 60)} and ${describe(asText(expected), 60)}`,
+      );
+    },
+  }),
+);

@@ -1,0 +1,33 @@
+/** `tool-blocked`: governance stopped a call of the tool before it ran (a `tool.blocked` event). */
+import type { BlockReason } from "../src/events/index.js";
+import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { registerBuiltin } from "./registry.js";
+import { describeCalls } from "./support.js";
+
+export interface ToolBlockedOptions {
+  tool: string;
+  /** The block reason it must have been (rate_limited, policy_denied, mode_blocked, ...). */
+  reason?: BlockReason;
+}
+
+export const toolBlockedScorer = registerBuiltin(
+  defineScorer<ToolBlockedOptions>({
+    name: "tool-blocked",
+    description: "A call of the tool was blocked before it ran, optionally for a given reason.",
+    score({ run, options }) {
+      const { tool, reason } = options;
+      const blocked = run.toolCalls.filter((call) => call.name === tool && call.status === "blocked");
+      const matching = blocked.filter((call) => reason === undefined || call.blocked?.reason === reason);
+      if (matching.length > 0) {
+        const first = matching[0]?.blocked;
+        return passed(`${tool} was blocked (${first?.reason}: ${first?.detail})`);
+      }
+      if (blocked.length > 0) {
+        return failed(`${tool} was blocked with ${blocked.map((call) => call.blocked?.reason).join(", ")}, expected ${reason}`);
+      }
+      const calls = run.toolCalls.filter((call) => call.name === tool);
+      if (calls.length > 0) return failed(`${tool} was not blocked: ${describeCalls(calls)}`);
+      return failed(`${tool} was never requested, so nothing was blocked; calls: ${describeCalls(run.toolCalls)}`);
+    },
+  }),
+);

@@ -1,0 +1,43 @@
+/**
+ * `tool-called`: the run called a tool (optionally with matching arguments, a number of times).
+ * "Called" means the call ran to completion (`tool.finished`): a call that was blocked or that
+ * failed was asked for, not made, and the reason says so.
+ */
+import { finishedCalls } from "../src/eval/run-view.js";
+import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { registerBuiltin } from "./registry.js";
+import { describe, describeCalls, matchesArgs, plural } from "./support.js";
+
+export interface ToolCalledOptions {
+  tool: string;
+  /** Arguments the call must have; a subset unless `argsMatch: "strict"`. */
+  args?: unknown;
+  argsMatch?: "partial" | "strict";
+  /** Exactly this many matching calls. */
+  times?: number;
+}
+
+export const toolCalledScorer = registerBuiltin(
+  defineScorer<ToolCalledOptions>({
+    name: "tool-called",
+    description: "The tool was called (ran to completion), optionally with matching arguments and an exact number of times.",
+    score({ run, options }) {
+      const { tool } = options;
+      const finished = finishedCalls(run, tool);
+      const matching = finished.filter((call) => matchesArgs(call.args, options.args, options.argsMatch ?? "partial"));
+      const withArgs = options.args === undefined ? "" : ` with ${options.argsMatch === "strict" ? "arguments" : "arguments matching"} ${describe(options.args, 80)}`;
+      if (matching.length > 0 && (options.times === undefined || matching.length === options.times)) {
+        return passed(`${tool} was called${withArgs} ${plural(matching.length, "time")}`);
+      }
+      if (matching.length > 0) {
+        return failed(`${tool} was called${withArgs} ${plural(matching.length, "time")}, expected ${options.times}`);
+      }
+      const requested = run.toolCalls.filter((call) => call.name === tool);
+      if (requested.length > 0 && finished.length === 0) {
+        return failed(`${tool} was requested ${plural(requested.length, "time")} but never ran to completion: ${describeCalls(requested)}`);
+      }
+      if (finished.length > 0) return failed(`no call of ${tool} had arguments matching ${describe(options.args, 80)}; calls: ${describeCalls(finished)}`);
+      return failed(`${tool} was never called; calls: ${describeCalls(run.toolCalls)}`);
+    },
+  }),
+);

@@ -1,0 +1,111 @@
+/**
+ * `tool-trajectory`: the run's tool calls against an expected list.
+ *
+ * - `ordered`: the calls in this order; with `allowExtra`, other calls may come between them.
+ * - `unordered`: the same calls in any order; with `allowExtra`, more calls may come too.
+ * - `subset`: every call the run made is one of the expected calls (nothing outside the list).
+ * - `superset`: every expected call was made, in any order, whatever else was.
+ *
+ * Arguments are compared only where an expected entry gives them: `strict` (deep equality),
+ * `partial` (the expected arguments are a subset, the default) or `ignore`. Only calls that
+ * finished count, unless `include: "requested"`.
+ */
+import type { ToolCallView } from "../src/eval/run-view.js";
+import { defineScorer, scored } from "../src/eval/scorer.js";
+import { registerBuiltin } from "./registry.js";
+import { describe, describeCalls, matchesArgs } from "./support.js";
+
+export type ExpectedCall = string | { name: string; args?: unknown };
+
+export interface ToolTrajectoryOptions {
+  order?: "ordered" | "unordered" | "subset" | "superset";
+  args?: "strict" | "partial" | "ignore";
+  allowExtra?: boolean;
+  /** Which calls count: "finished" (ran to completion, the default) or every "requested" call. */
+  include?: "finished" | "requested";
+}
+
+function normalise(expected: unknown): { name: string; args?: unknown }[] {
+  if (!Array.isArray(expected)) throw new TypeError("tool-trajectory needs an array of tool names or { name, args } as expected");
+  return expected.map((entry: unknown) => {
+    if (typeof entry === "string") return { name: entry };
+    if (entry !== null && typeof entry === "object" && typeof (entry as { name?: unknown }).name === "string") return entry as { name: string; args?: unknown };
+    throw new TypeError(`tool-trajectory: ${describe(entry)} is neither a tool name nor { name, args }`);
+  });
+}
+
+function label(entry: { name: string; args?: unknown }): string {
+  return entry.args === undefined ? entry.name : `${entry.name}(${describe(entry.args, 60)})`;
+}
+
+export const toolTrajectoryScorer = registerBuiltin(
+  defineScorer<ToolTrajectoryOptions>({
+    name: "tool-trajectory",
+    description: "The run's tool calls match an expected trajectory (ordered, unordered, subset or superset; arguments strict, partial or ignored).",
+    score({ run, expected, options }) {
+      const wanted = normalise(expected);
+      const order = options.order ?? "ordered";
+      const argsMode = options.args ?? "partial";
+      const allowExtra = options.allowExtra ?? false;
+      const actual = run.toolCalls.filter((call) => (options.include === "requested" ? true : call.status === "finished"));
+      const fits = (call: ToolCallView, entry: { name: string; args?: unknown }) =>
+        call.name === entry.name && matchesArgs(call.args, entry.args, argsMode);
+      const got = actual.length ? actual.map((call) => label({ name: call.name, args: argsMode === "ignore" ? undefined : call.args })).join(", ") : "no calls";
+      const want = wanted.map(label).join(", ") || "no calls";
+
+      if (order === "subset") {
+        const outside = actual.filter((call) => !wanted.some((entry) => fits(call, entry)));
+        const value = actual.length === 0 ? 1 : (actual.length - outside.length) / actual.length;
+        return outside.length === 0
+          ? scored(1, true, `every call is among [${want}]`)
+          : scored(value, false, `calls outside [${want}]: ${describeCalls(outside)}`);
+      }
+
+      if (order === "ordered") {
+        // Greedy in-order matching finds the longest prefix of expected calls present as a subsequence.
+        let matched = 0;
+        let position = 0;
+        for (const entry of wanted) {
+          let index = position;
+          while (index < actual.length && !fits(actual[index] as ToolCallView, entry)) index++;
+          if (index >= actual.length) break;
+          matched++;
+          position = index + 1;
+        }
+        const extra = actual.length - matched;
+        const pass = matched === wanted.length && (allowExtra || extra === 0);
+        const denominator = allowExtra ? wanted.length : Math.max(wanted.length, actual.length);
+        const value = denominator === 0 ? 1 : matched / denominator;
+        return pass
+          ? scored(1, true, `calls in order: ${got}`)
+          : scored(
+              value,
+              false,
+              matched < wanted.length
+                ? `expected calls in order [${want}]; got [${got}] (first missing: ${label(wanted[matched] as { name: string })})`
+                : `expected exactly [${want}] in order; got [${got}]`,
+            );
+      }
+
+      // unordered and superset: match each expected call to a distinct actual call.
+      const used = new Set<number>();
+      const missing: { name: string; args?: unknown }[] = [];
+      for (const entry of wanted) {
+        const index = actual.findIndex((call, position) => !used.has(position) && fits(call, entry));
+        if (index < 0) missing.push(entry);
+        else used.add(index);
+      }
+      const extras = actual.filter((_, position) => !used.has(position));
+      const strictCount = order === "unordered" && !allowExtra;
+      const pass = missing.length === 0 && (!strictCount || extras.length === 0);
+      const denominator = strictCount ? Math.max(wanted.length, actual.length) : wanted.length;
+      const value = denominator === 0 ? 1 : used.size / denominator;
+      if (pass) return scored(1, true, `calls [${got}] cover [${want}]`);
+      const problems = [
+        missing.length ? `missing ${missing.map(label).join(", ")}` : "",
+        strictCount && extras.length ? `unexpected ${describeCalls(extras)}` : "",
+      ].filter(Boolean);
+      return scored(value, false, `expected [${want}] in any order; got [${got}]: ${problems.join("; ")}`);
+    },
+  }),
+);

@@ -1,0 +1,31 @@
+import { resolve } from "node:path";
+import { UsageError } from "../../errors/index.js";
+import { ConsoleReporter } from "../../eval/report/console.js";
+import { mergeReports } from "../../eval/report/merge.js";
+import { readReport } from "../../eval/report/read.js";
+import { parseCommandArgs } from "../args.js";
+import { ExitCode } from "../exit-codes.js";
+import type { CliIO } from "../io.js";
+import { parseReporters, writeReports } from "./eval-test.js";
+
+export const mergeReportsHelp = `retrace merge-reports <report.json...> [--reporter json=<file>|junit=<file>|markdown=<file>]
+
+Merges the JSON reports of the shards of one eval run (retrace eval-test --shard i/n
+--reporter json=<file>) into one report, prints its summary and exits as the whole run would have.
+
+Exit codes: 0 all cases passed, 1 a case failed, 2 a report, file or config could not be loaded.
+`;
+
+export function mergeReportsCommand(argv: string[], io: CliIO): ExitCode {
+  const { values, positionals } = parseCommandArgs("merge-reports", argv, { reporter: { type: "string", multiple: true } });
+  if (positionals.length === 0) throw new UsageError(`merge-reports: give the JSON reports to merge\n\n${mergeReportsHelp}`);
+  const reporters = parseReporters(values.reporter ?? [], io.cwd);
+  const merged = mergeReports(positionals.map((file) => ({ file, report: readReport(resolve(io.cwd, file)) })));
+  if (!reporters.some((reporter) => reporter.kind !== "console" && reporter.file === undefined)) {
+    const reporter = new ConsoleReporter({ write: (text) => io.stdout(text), isTTY: io.isTTY, color: io.isTTY && !io.env.NO_COLOR });
+    io.stdout(`merged ${positionals.length} report(s): ${merged.summary.cases} case(s)\n`);
+    reporter.finish(merged);
+  }
+  writeReports(merged, reporters, io);
+  return merged.summary.exitCode;
+}

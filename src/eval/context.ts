@@ -1,0 +1,424 @@
+/**
+ * `t`, the handle an eval case body gets. It drives one agent run (`await t.send(...)`, as many
+ * turns as the case needs) and records assertions. Assertions are evaluated after the body
+ * returns, over the whole run log, so `t.calledTool("x")` written before a later turn still
+ * sees that turn. Every assertion is a scorer underneath; `t.judge` is the one that runs at
+ * once (it may call a model) and returns its result.
+ */
+import { budgetsScorer } from "../../scorers/budgets.js";
+import { exactScorer } from "../../scorers/exact.js";
+import { guardrailScorer } from "../../scorers/guardrail.js";
+import { includesScorer } from "../../scorers/includes.js";
+import { noToolsScorer } from "../../scorers/no-tools.js";
+import { regexScorer } from "../../scorers/regex.js";
+// Every built-in registers itself, so `t.judge("llm-judge")` and `match.scorer("...")` find them by name.
+import { getScorer } from "../../scorers/index.js";
+import { retrievedChunkScorer } from "../../scorers/retrieved-chunk.js";
+import { runStatusScorer } from "../../scorers/run-status.js";
+import { toolBlockedScorer } from "../../scorers/tool-blocked.js";
+import { toolCalledScorer } from "../../scorers/tool-called.js";
+import { toolNotCalledScorer } from "../../scorers/tool-not-called.js";
+import { toolTrajectoryScorer, type ExpectedCall } from "../../scorers/tool-trajectory.js";
+import type { AgentRun, TurnOutcome } from "../agent/index.js";
+import { errorMessage } from "../errors/index.js";
+import type { BlockReason, RunEvent } from "../events/index.js";
+import type { RunStore } from "../journal/index.js";
+import type { Usage } from "../providers/model.js";
+import { isScorerRef, type Matcher } from "./match.js";
+import { viewRun, type RunView, type ToolCallView, type TurnView } from "./run-view.js";
+import { checkResult, failed, passed, type CaseInfo, type JudgeService, type Scorer, type ScoreResult } from "./scorer.js";
+
+export type Severity = "gate" | "soft";
+
+export interface AssertOptions {
+  /** "gate" (default): a failure fails the case. "soft": it only lowers the score. */
+  severity?: Severity;
+  /** How the assertion is named in reports. */
+  label?: string;
+}
+
+export interface AssertionResult {
+  /** The `t` method that recorded it (calledTool, check, judge, ...). */
+  assertion: string;
+  label: string;
+  scorer: string;
+  severity: Severity;
+  status: "passed" | "failed" | "skipped";
+  /** 0..1; null when skipped. */
+  value: number | null;
+  reason: string;
+  details?: unknown;
+}
+
+export interface JudgeOptions extends AssertOptions {
+  /** What is judged; default: the run's final output. */
+  value?: unknown;
+  expected?: unknown;
+  [option: string]: unknown;
+}
+
+interface Recorded {
+  assertion: string;
+  label: string;
+  severity: Severity;
+  scorer: Scorer | string;
+  value: unknown;
+  hasValue: boolean;
+  expected: unknown;
+  options: Record<string, unknown>;
+  result?: AssertionResult;
+}
+
+/** What the runner gives a case's `t`. */
+export interface CaseHost {
+  run: AgentRun;
+  store: RunStore;
+  signal: AbortSignal;
+  caseInfo: CaseInfo;
+  judge: JudgeService | undefined;
+  workspace: string | undefined;
+  /** Records a failure of the case itself (not of an assertion): it fails the case. */
+  fail(message: string): void;
+}
+
+const EVALUATE = Symbol("evaluate");
+
+function brief(value: unknown, max = 60): string {
+  if (value instanceof RegExp) return String(value);
+  if (typeof value === "function") return value.name ? `${value.name}()` : "predicate";
+  try {
+    const text = JSON.stringify(value) ?? String(value);
+    return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  } catch {
+    return String(value);
+  }
+}
+
+export class EvalContext {
+  readonly #host: CaseHost;
+  readonly #recorded: Recorded[] = [];
+  readonly #outcomes: TurnOutcome[] = [];
+  #view: RunView | undefined;
+  #viewLength = -1;
+
+  constructor(host: CaseHost) {
+    this.#host = host;
+  }
+
+  // ---- the run ----------------------------------------------------------------------------
+
+  /**
+   * Sends a user turn and drives the agent until the turn completes, fails or waits. A failing
+   * agent is recorded in the log and returned as a failed outcome, never thrown.
+   */
+  async send(message: string): Promise<TurnOutcome> {
+    const run = this.#host.run;
+    let outcome: TurnOutcome;
+    try {
+      outcome = await run.send(message, { signal: this.#host.signal });
+    } catch (error) {
+      this.#host.fail(`t.send(${brief(message)}) could not run the turn: ${errorMessage(error)}`);
+      outcome = { runId: run.runId, status: "failed", output: "", error: { code: "send_failed", message: errorMessage(error) }, pending: [] };
+    }
+    this.#outcomes.push(outcome);
+    return outcome;
+  }
+
+  get runId(): string {
+    return this.#host.run.runId;
+  }
+
+  /** The run's events so far, exactly as logged. */
+  get events(): readonly RunEvent[] {
+    return this.#host.run.log.events;
+  }
+
+  /** Views over the log: tool calls, turns, retrievals, guardrails, usage. */
+  get run(): RunView {
+    const events = this.events;
+    if (!this.#view || this.#viewLength !== events.length) {
+      this.#view = viewRun(events);
+      this.#viewLength = events.length;
+    }
+    return this.#view;
+  }
+
+  /** The last turn's answer ("" if it failed). */
+  get reply(): string {
+    return this.run.output;
+  }
+
+  get turns(): TurnView[] {
+    return this.run.turns;
+  }
+
+  get toolCalls(): ToolCallView[] {
+    return this.run.toolCalls;
+  }
+
+  get usage(): Usage {
+    return this.run.usage;
+  }
+
+  /** The case's run store: its run, and the runs of any LLM judges (linked to it as their parent). */
+  get store(): RunStore {
+    return this.#host.store;
+  }
+
+  /** The case's own workspace folder (a temp dir) when the agent has file tools. */
+  get workspace(): string | undefined {
+    return this.#host.workspace;
+  }
+
+  // ---- assertions over the log -------------------------------------------------------------
+
+  /** The tool ran to completion at least once (a blocked or failed call does not count). */
+  calledTool(name: string, options: AssertOptions & { times?: number } = {}): void {
+    this.#record("calledTool", `calledTool(${brief(name)})`, toolCalledScorer, options, {
+      tool: name,
+      ...(options.times !== undefined ? { times: options.times } : {}),
+    });
+  }
+
+  /** The tool ran to completion with arguments matching `args` (a subset, or exactly with `strict`). */
+  calledToolWith(name: string, args: Record<string, unknown>, options: AssertOptions & { strict?: boolean; times?: number } = {}): void {
+    this.#record("calledToolWith", `calledToolWith(${brief(name)}, ${brief(args)})`, toolCalledScorer, options, {
+      tool: name,
+      args,
+      argsMatch: options.strict ? "strict" : "partial",
+      ...(options.times !== undefined ? { times: options.times } : {}),
+    });
+  }
+
+  notCalledTool(name: string, options: AssertOptions = {}): void {
+    this.#record("notCalledTool", `notCalledTool(${brief(name)})`, toolNotCalledScorer, options, { tool: name });
+  }
+
+  /** Governance stopped a call of the tool before it ran (optionally for a given reason). */
+  toolWasBlocked(name: string, options: AssertOptions & { reason?: BlockReason } = {}): void {
+    this.#record(
+      "toolWasBlocked",
+      `toolWasBlocked(${brief(name)}${options.reason ? `, ${options.reason}` : ""})`,
+      toolBlockedScorer,
+      options,
+      { tool: name, ...(options.reason ? { reason: options.reason } : {}) },
+    );
+  }
+
+  /**
+   * The finished calls, as a trajectory. Default: exactly these, in this order. `allowExtra`
+   * lets other calls in between (ordered) or besides (unordered); `args` compares arguments
+   * where an entry gives them ("partial" by default).
+   */
+  toolSequence(
+    calls: readonly ExpectedCall[],
+    options: AssertOptions & { ordered?: boolean; allowExtra?: boolean; args?: "strict" | "partial" | "ignore" } = {},
+  ): void {
+    const ordered = options.ordered ?? true;
+    const allowExtra = options.allowExtra ?? false;
+    this.#record(
+      "toolSequence",
+      `toolSequence([${calls.map((call) => (typeof call === "string" ? call : call.name)).join(", ")}]${ordered ? "" : ", unordered"}${allowExtra ? ", allowExtra" : ""})`,
+      toolTrajectoryScorer,
+      options,
+      { order: ordered ? "ordered" : allowExtra ? "superset" : "unordered", allowExtra, args: options.args ?? "partial" },
+      calls,
+    );
+  }
+
+  /** The model asked for no tool at all. */
+  usedNoTools(options: AssertOptions = {}): void {
+    this.#record("usedNoTools", "usedNoTools()", noToolsScorer, options, {});
+  }
+
+  completed(options: AssertOptions = {}): void {
+    this.#record("completed", "completed()", runStatusScorer, options, { status: "completed" });
+  }
+
+  /** The last turn failed (optionally with an error code such as max_steps or provider_rate_limited). */
+  failed(options: AssertOptions & { code?: string } = {}): void {
+    this.#record("failed", `failed(${options.code ? brief(options.code) : ""})`, runStatusScorer, options, {
+      status: "failed",
+      ...(options.code ? { code: options.code } : {}),
+    });
+  }
+
+  /** A retrieval returned a chunk containing `text` (or matching id / source / rank). */
+  retrievedChunk(match: string | { text?: string; id?: string; source?: string; maxRank?: number }, options: AssertOptions & { caseSensitive?: boolean } = {}): void {
+    const wanted = typeof match === "string" ? { text: match } : match;
+    this.#record("retrievedChunk", `retrievedChunk(${brief(match)})`, retrievedChunkScorer, options, {
+      ...wanted,
+      ...(options.caseSensitive !== undefined ? { caseSensitive: options.caseSensitive } : {}),
+    });
+  }
+
+  /** A guardrail blocked (input or output, optionally a given rule). */
+  blocked(options: AssertOptions & { rule?: string; direction?: "input" | "output" } = {}): void {
+    this.#record("blocked", `blocked(${options.rule ? brief(options.rule) : ""})`, guardrailScorer, options, {
+      action: "block",
+      ...(options.rule ? { rule: options.rule } : {}),
+      ...(options.direction ? { direction: options.direction } : {}),
+    });
+  }
+
+  /** A guardrail warned. */
+  warned(options: AssertOptions & { rule?: string; direction?: "input" | "output" } = {}): void {
+    this.#record("warned", `warned(${options.rule ? brief(options.rule) : ""})`, guardrailScorer, options, {
+      action: "warn",
+      ...(options.rule ? { rule: options.rule } : {}),
+      ...(options.direction ? { direction: options.direction } : {}),
+    });
+  }
+
+  /** The final output contains the text (every one, for an array). */
+  outputContains(text: string | readonly string[], options: AssertOptions & { caseSensitive?: boolean } = {}): void {
+    this.#record("outputContains", `outputContains(${brief(text)})`, includesScorer, options, {
+      ...(options.caseSensitive !== undefined ? { caseSensitive: options.caseSensitive } : {}),
+    }, text);
+  }
+
+  outputMatches(pattern: RegExp, options: AssertOptions = {}): void {
+    this.#record("outputMatches", `outputMatches(${String(pattern)})`, regexScorer, options, {}, pattern);
+  }
+
+  /** At most `limit` model steps over the run. */
+  maxSteps(limit: number, options: AssertOptions = {}): void {
+    this.#record("maxSteps", `maxSteps(${limit})`, budgetsScorer, options, { maxSteps: limit });
+  }
+
+  /** At most `limit` tokens (input + output) over the run. */
+  maxTokens(limit: number, options: AssertOptions = {}): void {
+    this.#record("maxTokens", `maxTokens(${limit})`, budgetsScorer, options, { maxTokens: limit });
+  }
+
+  /** At most `limit` US dollars; skipped (not passed) when the model has no price. */
+  maxCost(limit: number, options: AssertOptions = {}): void {
+    this.#record("maxCost", `maxCost(${limit})`, budgetsScorer, options, { maxCost: limit });
+  }
+
+  /** Checks any value: `match.numeric(4)`, a RegExp, a predicate, or plain data (exact equality). */
+  check(value: unknown, matcher: Matcher, options: AssertOptions = {}): void {
+    if (isScorerRef(matcher)) {
+      this.#record("check", `check(${brief(value)}, ${matcher.label})`, matcher.scorer, options, matcher.options, matcher.expected, value);
+    } else if (matcher instanceof RegExp) {
+      this.#record("check", `check(${brief(value)}, ${String(matcher)})`, regexScorer, options, {}, matcher, value);
+    } else if (typeof matcher === "function") {
+      this.#record("check", `check(${brief(value)}, ${brief(matcher)})`, predicateScorer(matcher), options, {}, undefined, value);
+    } else {
+      this.#record("check", `check(${brief(value)}, ${brief(matcher)})`, exactScorer, options, {}, matcher, value);
+    }
+  }
+
+  /**
+   * Runs a scorer now (a registered name or a scorer object; "llm-judge" asks a model) and
+   * records its result. Options go to the scorer; `value` defaults to the final output.
+   */
+  async judge(scorer: string | Scorer, options: JudgeOptions = {}): Promise<AssertionResult> {
+    const { severity, label, value, expected, ...scorerOptions } = options;
+    const name = typeof scorer === "string" ? scorer : scorer.name;
+    const entry: Recorded = {
+      assertion: "judge",
+      label: label ?? `judge(${brief(name)})`,
+      severity: severity ?? "gate",
+      scorer,
+      value,
+      hasValue: "value" in options,
+      expected,
+      options: scorerOptions,
+    };
+    this.#recorded.push(entry);
+    entry.result = await this.#score(entry);
+    return entry.result;
+  }
+
+  // ---- evaluation (by the runner) ----------------------------------------------------------
+
+  get assertionCount(): number {
+    return this.#recorded.length;
+  }
+
+  /** @internal Evaluates what the body recorded, in order. */
+  async [EVALUATE](): Promise<AssertionResult[]> {
+    const results: AssertionResult[] = [];
+    for (const entry of this.#recorded) results.push(entry.result ?? (await this.#score(entry)));
+    return results;
+  }
+
+  #record(
+    assertion: string,
+    label: string,
+    scorer: Scorer | string,
+    options: AssertOptions,
+    scorerOptions: Record<string, unknown>,
+    expected?: unknown,
+    value?: unknown,
+  ): void {
+    this.#recorded.push({
+      assertion,
+      label: options.label ?? label,
+      severity: options.severity ?? "gate",
+      scorer,
+      value,
+      hasValue: assertion === "check",
+      expected,
+      options: scorerOptions,
+    });
+  }
+
+  async #score(entry: Recorded): Promise<AssertionResult> {
+    const base = { assertion: entry.assertion, label: entry.label, severity: entry.severity };
+    let scorer: Scorer;
+    try {
+      scorer = typeof entry.scorer === "string" ? getScorer(entry.scorer) : entry.scorer;
+    } catch (error) {
+      return { ...base, scorer: String(entry.scorer), status: "failed", value: 0, reason: errorMessage(error) };
+    }
+    const view = this.run;
+    let result: ScoreResult;
+    try {
+      result = checkResult(
+        await scorer.score({
+          case: this.#host.caseInfo,
+          run: view,
+          output: view.output,
+          value: entry.hasValue ? entry.value : view.output,
+          expected: entry.expected,
+          options: entry.options,
+          judge: this.#host.judge,
+        }),
+        scorer.name,
+      );
+    } catch (error) {
+      return { ...base, scorer: scorer.name, status: "failed", value: 0, reason: `${scorer.name} could not score: ${errorMessage(error)}` };
+    }
+    if (result.skipped) {
+      return { ...base, scorer: scorer.name, status: "skipped", value: null, reason: result.reason, ...(result.details !== undefined ? { details: result.details } : {}) };
+    }
+    return {
+      ...base,
+      scorer: scorer.name,
+      status: result.pass ? "passed" : "failed",
+      value: result.value,
+      reason: result.reason,
+      ...(result.details !== undefined ? { details: result.details } : {}),
+    };
+  }
+}
+
+export function evaluateAssertions(t: EvalContext): Promise<AssertionResult[]> {
+  return t[EVALUATE]();
+}
+
+function predicateScorer(predicate: (value: unknown) => unknown): Scorer {
+  return {
+    name: "predicate",
+    description: "A function of the value returns true, or a score result.",
+    async score({ value }) {
+      const outcome = await predicate(value);
+      if (typeof outcome === "boolean") {
+        return outcome ? passed(`${brief(predicate)} holds for ${brief(value)}`) : failed(`${brief(predicate)} does not hold for ${brief(value)}`);
+      }
+      return checkResult(outcome, "predicate");
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/** Evals: `defineEval`, the `t` assertions, scorers, the runner and its report. */
+export { defineEval, isEvalCase, collectCases, type EvalSpec, type EvalCase, type ToolMock, type AgentConfigInput } from "./define.js";
+export { EvalContext, type AssertOptions, type AssertionResult, type JudgeOptions, type Severity } from "./context.js";
+export { match, isScorerRef, scorerRef, type Matcher, type Predicate, type ScorerRef } from "./match.js";
+export {
+  defineScorer,
+  passed,
+  failed,
+  skipped,
+  scored,
+  checkResult,
+  SCORER_CONTRACT_VERSION,
+  type Scorer,
+  type ScorerInput,
+  type ScoreResult,
+  type ScoreValue,
+  type ScoreSkipped,
+  type CaseInfo,
+  type JudgeService,
+  type JudgeRequest,
+  type JudgeAnswer,
+} from "./scorer.js";
+export { viewRun, finishedCalls, type RunView, type ToolCallView, type ToolCallStatus, type TurnView, type RetrievalView, type GuardrailView } from "./run-view.js";
+export { registerScorer, getScorer, hasScorer, listScorers } from "../../scorers/index.js";
+export { runEvalSuite, selectCases, shardCases, parseShard, type SuiteOptions, type Shard } from "./suite.js";
+export { runCases, type PlannedCase, type RunCasesOptions } from "./runner.js";
+export { loadEvalFiles, discoverEvalFiles, type LoadedFile } from "./loader.js";
+export { NetworkGuard } from "./network-guard.js";
+export * from "./report/index.js";

@@ -1,0 +1,35 @@
+/** `--baseline`: what changed since a previous report — regressions first, then score moves. */
+import type { CaseResult, Comparison, EvalReport } from "./schema.js";
+
+const SCORE_EPSILON = 0.01;
+
+export function compareReports(baseline: EvalReport, current: readonly CaseResult[], baselineFile: string): Comparison {
+  const before = new Map(baseline.cases.map((result) => [result.id, result]));
+  const now = new Map(current.map((result) => [result.id, result]));
+  const comparison: Comparison = { baseline: baselineFile, regressions: [], fixed: [], added: [], removed: [], scoreChanges: [] };
+  for (const result of current) {
+    const previous = before.get(result.id);
+    if (!previous) {
+      comparison.added.push(result.id);
+      continue;
+    }
+    if (previous.status === "passed" && result.status !== "passed" && result.status !== "skipped") {
+      comparison.regressions.push({ id: result.id, before: previous.status, after: result.status });
+    } else if (previous.status !== "passed" && previous.status !== "skipped" && result.status === "passed") {
+      comparison.fixed.push({ id: result.id, before: previous.status, after: result.status });
+    }
+    if (previous.score !== result.score) {
+      const delta = (result.score ?? 0) - (previous.score ?? 0);
+      if (previous.score === null || result.score === null || Math.abs(delta) >= SCORE_EPSILON) {
+        comparison.scoreChanges.push({ id: result.id, before: previous.score, after: result.score, delta: round(delta) });
+      }
+    }
+  }
+  for (const id of before.keys()) if (!now.has(id)) comparison.removed.push(id);
+  comparison.scoreChanges.sort((a, b) => a.delta - b.delta || (a.id < b.id ? -1 : 1));
+  return comparison;
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}

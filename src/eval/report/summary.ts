@@ -1,0 +1,35 @@
+/** The numbers at the top of a report, and the exit code that goes with them. */
+import type { CaseResult, EvalSummary, FileResult } from "./schema.js";
+
+export function summarise(
+  cases: readonly CaseResult[],
+  files: readonly FileResult[],
+  errors: readonly { code: string; message: string }[],
+  durationMs: number,
+): EvalSummary {
+  const count = (status: CaseResult["status"]) => cases.filter((result) => result.status === status).length;
+  const scores = cases.map((result) => result.score).filter((score): score is number => score !== null);
+  const fileErrors = files.filter((file) => file.error).length;
+  const summary = {
+    cases: cases.length,
+    passed: count("passed"),
+    failed: count("failed"),
+    errors: count("error"),
+    skipped: count("skipped"),
+    flaky: cases.filter((result) => result.flaky).length,
+    fileErrors,
+    score: scores.length ? scores.reduce((sum, score) => sum + score, 0) / scores.length : null,
+    durationMs,
+  };
+  return { ...summary, exitCode: exitCodeOf(summary, errors.length) };
+}
+
+/**
+ * 2: something could not be loaded or set up, or went wrong outside every case (a run-level
+ * error); 1: a case failed (or was skipped by --bail); 0: all passed.
+ */
+export function exitCodeOf(summary: Omit<EvalSummary, "exitCode" | "durationMs" | "score">, suiteErrors: number): 0 | 1 | 2 {
+  if (summary.fileErrors > 0 || summary.errors > 0 || suiteErrors > 0) return 2;
+  if (summary.failed > 0 || summary.skipped > 0) return 1;
+  return 0;
+}

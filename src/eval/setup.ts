@@ -1,0 +1,244 @@
+/**
+ * Turns an eval case into a runnable agent: its config (a file or inline), its model (the mock
+ * script under --mock, the configured provider under --live), its tool mocks, and a workspace
+ * of its own. Configs, scripts and agents are parsed once per suite and shared by the cases
+ * that use them; only what a case can change (the scripted model's position, stateful tool
+ * mocks, a file workspace) is made per case.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import type { AgentDefinition } from "../agent/index.js";
+import { AgentConfigSchema, buildAgent, interpolateEnv, loadConfig, type LoadedConfig } from "../config/index.js";
+import { EvalDefinitionError } from "../errors/index.js";
+import type { LanguageModel, LlmRequest, LlmResponse } from "../providers/model.js";
+import { ScriptedModel, type Script, type ScriptInput } from "../providers/scripted/index.js";
+import type { AnyTool, ToolContext } from "../tools/index.js";
+import { validate } from "../validation/index.js";
+import { isTool, type EvalCase, type ToolMock } from "./define.js";
+
+export type EvalMode = "mock" | "live";
+
+const FILE_TOOLS = new Set(["read_file", "list_dir", "write_file"]);
+
+/** Stands in for the model while the shared part of an agent is built under --mock; never called. */
+const NO_MODEL: LanguageModel = {
+  provider: "scripted",
+  model: "scripted",
+  generate(_request: LlmRequest): Promise<LlmResponse> {
+    return Promise.reject(new Error("internal: the placeholder model was called"));
+  },
+};
+
+export interface PreparedAgent {
+  agent: AgentDefinition;
+  /** The scripted model under --mock, to report unused responses. */
+  script: ScriptedModel | undefined;
+  /** A temp dir the case owns (its file tools' workspace); removed after the case. */
+  tempDir: string | undefined;
+  config: LoadedConfig;
+}
+
+export class SuiteSetup {
+  readonly mode: EvalMode;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly #configs = new Map<string, LoadedConfig | Error>();
+  readonly #inlineConfigs = new WeakMap<object, LoadedConfig | Error>();
+  readonly #scripts = new Map<string, Script | Error>();
+  readonly #inlineScripts = new WeakMap<object, Script | Error>();
+  readonly #agents = new Map<LoadedConfig, Promise<AgentDefinition>>();
+
+  constructor(mode: EvalMode, env: Readonly<Record<string, string | undefined>>) {
+    this.mode = mode;
+    this.env = env;
+  }
+
+  config(spec: EvalCase): LoadedConfig {
+    const baseDir = spec.file ? dirname(spec.file) : process.cwd();
+    if (typeof spec.config === "string") {
+      const path = resolve(baseDir, spec.config);
+      let loaded = this.#configs.get(path);
+      if (!loaded) {
+        loaded = attempt(() => loadConfig(path, this.env));
+        this.#configs.set(path, loaded);
+      }
+      if (loaded instanceof Error) throw loaded;
+      return loaded;
+    }
+    let loaded = this.#inlineConfigs.get(spec.config);
+    if (!loaded) {
+      const inline = spec.config;
+      loaded = attempt(() => {
+        const { value, missing } = interpolateEnv(inline, this.env);
+        return { config: validate(AgentConfigSchema, value, spec.file), file: spec.file ?? "(inline config)", baseDir, missingEnv: missing };
+      });
+      this.#inlineConfigs.set(spec.config, loaded);
+    }
+    if (loaded instanceof Error) throw loaded;
+    return loaded;
+  }
+
+  script(source: string | ScriptInput, baseDir: string): { script: Script; file: string | undefined } {
+    if (typeof source === "string") {
+      const path = resolve(baseDir, source);
+      let script = this.#scripts.get(path);
+      if (!script) {
+        // Parsed once through ScriptedModel, which then takes the parsed script as checked.
+        script = attempt(() => ScriptedModel.fromFile(path).script);
+        this.#scripts.set(path, script);
+      }
+      if (script instanceof Error) throw script;
+      return { script, file: path };
+    }
+    let script = this.#inlineScripts.get(source);
+    if (!script) {
+      script = attempt(() => new ScriptedModel(source).script);
+      this.#inlineScripts.set(source, script);
+    }
+    if (script instanceof Error) throw script;
+    return { script, file: undefined };
+  }
+
+  /** The agent for one case: shared parts from the cache, a fresh model and fresh mocks. */
+  async prepare(spec: EvalCase): Promise<PreparedAgent> {
+    const loaded = this.config(spec);
+    const script = this.mode === "mock" ? this.#mockModel(spec, loaded) : undefined;
+    const usesFiles = loaded.config.tools.some((entry) => FILE_TOOLS.has(typeof entry === "string" ? entry : entry.name));
+    // Sub-agents hold scripted models of their own, whose position is per run: build them per case.
+    const hasSubAgents = Object.keys(loaded.config.agents ?? {}).length > 0;
+    let tempDir: string | undefined;
+    let base: AgentDefinition;
+    if (usesFiles || hasSubAgents) {
+      let local = loaded;
+      if (usesFiles) {
+        // File tools get a workspace of their own: a copy of the configured one, so a case can
+        // write freely and nothing outside its temp dir ever changes.
+        tempDir = mkdtempSync(join(tmpdir(), "retrace-eval-"));
+        const workspace = join(tempDir, "workspace");
+        const configured = resolve(loaded.baseDir, loaded.config.workspace ?? "workspace");
+        if (existsSync(configured)) cpSync(configured, workspace, { recursive: true });
+        else mkdirSync(workspace);
+        local = { ...loaded, config: { ...loaded.config, workspace } };
+      }
+      try {
+        base = await buildAgent(local, { env: this.env, ...(script ? { mock: script } : {}) });
+      } catch (error) {
+        if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+        throw error;
+      }
+    } else {
+      let shared = this.#agents.get(loaded);
+      if (!shared) {
+        shared = this.#build(loaded);
+        this.#agents.set(loaded, shared);
+        shared.catch(() => this.#agents.delete(loaded));
+      }
+      base = await shared;
+    }
+    let tools: AnyTool[];
+    try {
+      tools = applyToolMocks(base.tools, spec);
+    } catch (error) {
+      if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+      throw error;
+    }
+    const agent: AgentDefinition = { ...base, tools, ...(script ? { model: script } : {}) };
+    return { agent, script, tempDir, config: loaded };
+  }
+
+  /** A model for an llm-judge: a script under --mock, an `llm` section or the agent's model under --live. */
+  async judgeModel(request: { model?: LanguageModel; mock?: string | ScriptInput; llm?: Record<string, unknown> }, spec: EvalCase, agentModel: LanguageModel): Promise<LanguageModel> {
+    if (request.model) return request.model;
+    const baseDir = spec.file ? dirname(spec.file) : process.cwd();
+    if (this.mode === "mock") {
+      if (request.mock === undefined) {
+        throw new EvalDefinitionError('llm-judge under --mock needs a judge script: pass `mock` (a script file or an inline script) or `model`', spec.file ? { file: spec.file } : {});
+      }
+      const { script, file } = this.script(request.mock, baseDir);
+      return new ScriptedModel(script, file);
+    }
+    if (request.llm) {
+      const { value, missing } = interpolateEnv({ name: "judge", llm: request.llm }, this.env);
+      const config = validate(AgentConfigSchema, value, spec.file);
+      const judge = await buildAgent({ config, file: spec.file ?? "(judge)", baseDir, missingEnv: missing }, { env: this.env });
+      return judge.model;
+    }
+    return agentModel;
+  }
+
+  #mockModel(spec: EvalCase, loaded: LoadedConfig): ScriptedModel {
+    const baseDir = spec.file ? dirname(spec.file) : process.cwd();
+    if (spec.mock !== undefined) {
+      const { script, file } = this.script(spec.mock, baseDir);
+      return new ScriptedModel(script, file);
+    }
+    const { llm } = loaded.config;
+    if (llm.provider === "scripted" && llm.script) {
+      const { script, file } = this.script(llm.script, loaded.baseDir);
+      return new ScriptedModel(script, file);
+    }
+    throw new EvalDefinitionError(
+      `case "${spec.name}" has no mock script: under --mock give it "mock" (a script file or an inline script), or use a config with llm.provider: scripted and llm.script`,
+      spec.file ? { file: spec.file } : {},
+    );
+  }
+
+  #build(loaded: LoadedConfig): Promise<AgentDefinition> {
+    return buildAgent(loaded, { env: this.env, ...(this.mode === "mock" ? { model: NO_MODEL } : {}) });
+  }
+}
+
+function attempt<T>(load: () => T): T | Error {
+  try {
+    return load();
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+function applyToolMocks(tools: readonly AnyTool[], spec: EvalCase): AnyTool[] {
+  const mocks = spec.tools;
+  if (!mocks) return tools as AnyTool[];
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const result = [...tools];
+  for (const [name, mock] of Object.entries(mocks)) {
+    if (isTool(mock)) {
+      if (mock.name !== name) {
+        throw new EvalDefinitionError(`case "${spec.name}": tools.${name} is a tool named "${mock.name}"; use the tool's own name as the key`, spec.file ? { file: spec.file } : {});
+      }
+      const index = result.findIndex((tool) => tool.name === name);
+      if (index >= 0) result[index] = mock;
+      else result.push(mock);
+      continue;
+    }
+    const tool = byName.get(name);
+    if (!tool) {
+      throw new EvalDefinitionError(
+        `case "${spec.name}": tools.${name} mocks a tool the agent does not have (its tools: ${tools.map((item) => item.name).join(", ") || "none"}); add it to the config, or give a tool defined with defineTool`,
+        spec.file ? { file: spec.file } : {},
+      );
+    }
+    result[result.indexOf(tool)] = { ...tool, run: mockRun(name, mock) };
+  }
+  return result;
+}
+
+function mockRun(name: string, mock: ToolMock): (args: unknown, context: ToolContext) => unknown {
+  if (typeof mock === "function") return mock;
+  if ("throws" in mock) {
+    return () => {
+      throw new Error(mock.throws);
+    };
+  }
+  if ("results" in mock) {
+    let next = 0;
+    return () => {
+      if (next >= mock.results.length) {
+        // A mock that runs out must not invent an answer: the call fails and says so.
+        throw new Error(`mock for ${name} has no result for call #${next + 1} (it holds ${mock.results.length})`);
+      }
+      return mock.results[next++];
+    };
+  }
+  return () => mock.result;
+}

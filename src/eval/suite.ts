@@ -1,0 +1,187 @@
+/**
+ * An eval run from paths to report: load the files, pick the cases (tags, name pattern, shard),
+ * run them, and build the report every reporter renders.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { EvalDefinitionError } from "../errors/index.js";
+import type { RunStore } from "../journal/index.js";
+import type { RunContext } from "../context/index.js";
+import { loadEvalFiles, type LoadedFile } from "./loader.js";
+import { compareReports } from "./report/compare.js";
+import { REPORT_FORMAT, REPORT_VERSION, type CaseResult, type EvalReport, type FileResult } from "./report/schema.js";
+import { summarise } from "./report/summary.js";
+import { NetworkGuard } from "./network-guard.js";
+import { DEFAULT_TIMEOUT_MS, runCases, type PlannedCase } from "./runner.js";
+import type { EvalMode } from "./setup.js";
+
+export interface Shard {
+  /** 1-based. */
+  index: number;
+  count: number;
+}
+
+export interface SuiteOptions {
+  paths: readonly string[];
+  cwd: string;
+  mode: EvalMode;
+  concurrency?: number;
+  timeoutMs?: number;
+  repeat?: number;
+  bail?: number;
+  threshold?: number;
+  /** Run cases with any of these tags; a tag written "!tag" excludes. */
+  tags?: readonly string[];
+  /** Run cases whose name (or `<file> > <name>`) matches this regular expression. */
+  pattern?: string;
+  shard?: Shard;
+  env?: Readonly<Record<string, string | undefined>>;
+  store?: RunStore;
+  liveContext?: () => RunContext;
+  /** A report to compare with (already read). */
+  baseline?: { file: string; report: EvalReport };
+  /** Each file once loaded, with those of its cases that will run; called for every file before any case runs. */
+  onFileLoaded?: (file: LoadedFile, planned: readonly PlannedCase[]) => void;
+  onCaseDone?: (result: CaseResult, done: number, total: number) => void;
+}
+
+export function parseShard(text: string): Shard {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count) {
+    throw new EvalDefinitionError(`--shard ${text}: expected i/n with 1 <= i <= n, e.g. --shard 1/3`);
+  }
+  return { index, count };
+}
+
+/** Picks cases by tags and name pattern, in file order then definition order. */
+export function selectCases(files: readonly LoadedFile[], options: Pick<SuiteOptions, "tags" | "pattern">): PlannedCase[] {
+  const select = caseFilter(options);
+  return files.flatMap(select);
+}
+
+function caseFilter(options: Pick<SuiteOptions, "tags" | "pattern">): (file: LoadedFile) => PlannedCase[] {
+  const tags = (options.tags ?? []).flatMap((entry) => entry.split(",")).map((tag) => tag.trim()).filter(Boolean);
+  const include = tags.filter((tag) => !tag.startsWith("!"));
+  const exclude = tags.filter((tag) => tag.startsWith("!")).map((tag) => tag.slice(1));
+  const pattern = options.pattern === undefined ? undefined : toPattern(options.pattern);
+  return (file) => {
+    const planned: PlannedCase[] = [];
+    for (const definition of file.cases) {
+      const id = `${file.file} > ${definition.name}`;
+      const caseTags = definition.tags ?? [];
+      if (include.length > 0 && !include.some((tag) => caseTags.includes(tag))) continue;
+      if (exclude.some((tag) => caseTags.includes(tag))) continue;
+      if (pattern && !pattern.test(definition.name) && !pattern.test(id)) continue;
+      planned.push({ id, file: file.file, case: definition });
+    }
+    return planned;
+  };
+}
+
+function toPattern(text: string): RegExp {
+  try {
+    return new RegExp(text);
+  } catch {
+    return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  }
+}
+
+/** Round-robin over the selected cases in a stable order, so shards get equal shares. */
+export function shardCases(cases: readonly PlannedCase[], shard: Shard | undefined): PlannedCase[] {
+  if (!shard || shard.count === 1) return [...cases];
+  return cases.filter((_, index) => index % shard.count === shard.index - 1);
+}
+
+export async function runEvalSuite(options: SuiteOptions): Promise<EvalReport> {
+  const started = performance.now();
+  // Under --mock nothing may reach the network, from the moment eval files load.
+  const guard = options.mode === "mock" ? new NetworkGuard() : undefined;
+  guard?.install();
+  try {
+    return await runGuarded(options, started, guard);
+  } finally {
+    guard?.uninstall();
+  }
+}
+
+async function runGuarded(options: SuiteOptions, started: number, guard: NetworkGuard | undefined): Promise<EvalReport> {
+  const select = caseFilter(options);
+  const loaded = await loadEvalFiles(options.paths, options.cwd);
+  let selected = 0;
+  const planned: PlannedCase[] = [];
+  for (const file of loaded) {
+    const picked = select(file);
+    const shard = options.shard;
+    const mine = shard && shard.count > 1 ? picked.filter((_, index) => (selected + index) % shard.count === shard.index - 1) : picked;
+    selected += picked.length;
+    options.onFileLoaded?.(file, mine);
+    planned.push(...mine);
+  }
+  // Loading every file before running any case measured faster than interleaving the two.
+  const cases = await runCases(planned, {
+    mode: options.mode,
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
+    ...(options.bail !== undefined ? { bail: options.bail } : {}),
+    ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.liveContext ? { liveContext: options.liveContext } : {}),
+    ...(options.onCaseDone ? { onCaseDone: options.onCaseDone } : {}),
+    ...(guard ? { guard } : {}),
+  });
+  const errors: { code: string; message: string }[] = [];
+  if (loaded.some((file) => file.cases.length > 0) && selected === 0 && (options.tags?.length || options.pattern !== undefined)) {
+    errors.push({
+      code: "eval_no_match",
+      message: `no case matches${options.tags?.length ? ` --tags ${options.tags.join(",")}` : ""}${options.pattern !== undefined ? ` -t ${options.pattern}` : ""}`,
+    });
+  }
+  for (const target of guard?.stray ?? []) {
+    // Outside every case (an eval file's top level, a timer no case owns): the run as a whole fails.
+    errors.push({ code: "network_blocked", message: `network request under --mock outside any case: ${target}` });
+  }
+  const files: FileResult[] = loaded.map((file) => ({ file: file.file, cases: file.cases.length, ...(file.error ? { error: file.error } : {}) }));
+  const report: EvalReport = {
+    format: REPORT_FORMAT,
+    version: REPORT_VERSION,
+    retrace: retraceVersion(),
+    mode: options.mode,
+    options: {
+      repeat: options.repeat ?? 1,
+      threshold: options.threshold ?? 0,
+      tags: [...(options.tags ?? [])],
+      pattern: options.pattern ?? null,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      bail: options.bail ?? 0,
+      shard: options.shard ?? null,
+    },
+    summary: summarise(cases, files, errors, performance.now() - started),
+    errors,
+    files,
+    cases,
+  };
+  if (options.baseline) report.comparison = compareReports(options.baseline.report, cases, options.baseline.file);
+  return report;
+}
+
+let version: string | undefined;
+
+/** The version in Retrace's own package.json, found from this module whether run from source or the build. */
+export function retraceVersion(): string {
+  if (version !== undefined) return version;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = join(dir, "package.json");
+    if (existsSync(candidate)) {
+      const pkg = JSON.parse(readFileSync(candidate, "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "retrace" && pkg.version) return (version = pkg.version);
+    }
+    dir = dirname(dir);
+  }
+  return (version = "0.0.0");
+}

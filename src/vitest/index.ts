@@ -1,0 +1,127 @@
+/**
+ * `retrace/vitest`: matchers over a run's log, for teams that keep agent evals in vitest.
+ *
+ *   import "retrace/vitest";               // registers the matchers with vitest's expect
+ *   const run = AgentRun.start(agent, { store, context });
+ *   await run.send("What is 2 + 2?");
+ *   expect(run).toHaveCompleted();
+ *   expect(run).toHaveCalledTool("calculator", { expression: "2 + 2" });
+ *   expect(run).not.toHaveCalledTool("write_file");
+ *
+ * A matcher accepts an AgentRun, an eval case's `t`, a RunView (`viewRun(events)`), or the
+ * events themselves. Each is a built-in scorer underneath, so it reads the log exactly as
+ * `t.calledTool` does: only a call that finished counts as called.
+ */
+import { expect } from "vitest";
+import { budgetsScorer, type BudgetOptions } from "../../scorers/budgets.js";
+import { guardrailScorer } from "../../scorers/guardrail.js";
+import { includesScorer } from "../../scorers/includes.js";
+import { noToolsScorer } from "../../scorers/no-tools.js";
+import { regexScorer } from "../../scorers/regex.js";
+import { retrievedChunkScorer, type RetrievedChunkOptions } from "../../scorers/retrieved-chunk.js";
+import { runStatusScorer } from "../../scorers/run-status.js";
+import { toolBlockedScorer } from "../../scorers/tool-blocked.js";
+import { toolCalledScorer } from "../../scorers/tool-called.js";
+import { toolTrajectoryScorer, type ExpectedCall } from "../../scorers/tool-trajectory.js";
+import type { Scorer, ScoreResult } from "../eval/scorer.js";
+import { viewRun, type RunView } from "../eval/run-view.js";
+import type { BlockReason, RunEvent } from "../events/index.js";
+
+/** Anything a matcher can read a run from. */
+export type RunLike = readonly RunEvent[] | RunView | { readonly events: readonly RunEvent[] } | { readonly log: { readonly events: readonly RunEvent[] } };
+
+export function toRunView(received: unknown): RunView {
+  if (Array.isArray(received)) return viewRun(received as RunEvent[]);
+  if (received !== null && typeof received === "object") {
+    const candidate = received as { toolCalls?: unknown; events?: unknown; log?: { events?: unknown }; run?: unknown };
+    const view = candidate.run as { toolCalls?: unknown; events?: unknown } | undefined;
+    // An eval case's t carries its view as `run`.
+    if (view && typeof view === "object" && Array.isArray(view.toolCalls) && Array.isArray(view.events)) return view as RunView;
+    if (Array.isArray(candidate.toolCalls) && Array.isArray(candidate.events) && "turns" in candidate) return candidate as RunView;
+    if (candidate.log && Array.isArray(candidate.log.events)) return viewRun(candidate.log.events as RunEvent[]);
+    if (Array.isArray(candidate.events)) return viewRun(candidate.events as RunEvent[]);
+  }
+  throw new TypeError("expected a run: an AgentRun, an eval case's t, a RunView, or an array of run events");
+}
+
+interface MatcherResult {
+  pass: boolean;
+  message: () => string;
+}
+
+function judge<O>(scorer: Scorer<O>, received: unknown, options: O, expected?: unknown, value?: unknown): MatcherResult {
+  const run = toRunView(received);
+  const result = scorer.score({
+    case: { name: "vitest", file: undefined, tags: [] },
+    run,
+    output: run.output,
+    value: value === undefined ? run.output : value,
+    expected,
+    options,
+    judge: undefined,
+  }) as ScoreResult;
+  if (result instanceof Promise) throw new TypeError(`${scorer.name} is asynchronous; use it through t.judge in an eval case`);
+  if (result.skipped) return { pass: false, message: () => `cannot check: ${result.reason}` };
+  return { pass: result.pass, message: () => (result.pass ? `expected not, but: ${result.reason}` : result.reason) };
+}
+
+export const retraceMatchers = {
+  /** The tool ran to completion (with arguments matching `args`, when given). */
+  toHaveCalledTool(received: unknown, name: string, args?: Record<string, unknown>): MatcherResult {
+    return judge(toolCalledScorer, received, { tool: name, ...(args ? { args } : {}) });
+  },
+  /** Governance blocked a call of the tool (for `reason`, when given). */
+  toHaveBlockedTool(received: unknown, name: string, reason?: BlockReason): MatcherResult {
+    return judge(toolBlockedScorer, received, { tool: name, ...(reason ? { reason } : {}) });
+  },
+  toHaveCompleted(received: unknown): MatcherResult {
+    return judge(runStatusScorer, received, { status: "completed" });
+  },
+  toHaveFailed(received: unknown, code?: string): MatcherResult {
+    return judge(runStatusScorer, received, { status: "failed", ...(code ? { code } : {}) });
+  },
+  toHaveToolSequence(received: unknown, calls: readonly ExpectedCall[], options: { ordered?: boolean; allowExtra?: boolean } = {}): MatcherResult {
+    const ordered = options.ordered ?? true;
+    const allowExtra = options.allowExtra ?? false;
+    return judge(toolTrajectoryScorer, received, { order: ordered ? "ordered" : allowExtra ? "superset" : "unordered", allowExtra }, calls);
+  },
+  toHaveUsedNoTools(received: unknown): MatcherResult {
+    return judge(noToolsScorer, received, {});
+  },
+  toHaveRetrievedChunk(received: unknown, match: string | RetrievedChunkOptions): MatcherResult {
+    return judge(retrievedChunkScorer, received, typeof match === "string" ? { text: match } : match);
+  },
+  /** A guardrail fired with this action ("block", "warn", "redact"), optionally by a rule. */
+  toHaveTriggeredGuardrail(received: unknown, action: "block" | "warn" | "redact", rule?: string): MatcherResult {
+    return judge(guardrailScorer, received, { action, ...(rule ? { rule } : {}) });
+  },
+  /** The final output contains the text, or matches the RegExp. */
+  toHaveOutput(received: unknown, expected: string | RegExp): MatcherResult {
+    return expected instanceof RegExp ? judge(regexScorer, received, {}, expected) : judge(includesScorer, received, {}, expected);
+  },
+  toBeWithinBudget(received: unknown, budget: BudgetOptions): MatcherResult {
+    return judge(budgetsScorer, received, budget);
+  },
+};
+
+export interface RetraceMatchers<R = unknown> {
+  toHaveCalledTool(name: string, args?: Record<string, unknown>): R;
+  toHaveBlockedTool(name: string, reason?: BlockReason): R;
+  toHaveCompleted(): R;
+  toHaveFailed(code?: string): R;
+  toHaveToolSequence(calls: readonly ExpectedCall[], options?: { ordered?: boolean; allowExtra?: boolean }): R;
+  toHaveUsedNoTools(): R;
+  toHaveRetrievedChunk(match: string | RetrievedChunkOptions): R;
+  toHaveTriggeredGuardrail(action: "block" | "warn" | "redact", rule?: string): R;
+  toHaveOutput(expected: string | RegExp): R;
+  toBeWithinBudget(budget: BudgetOptions): R;
+}
+
+declare module "vitest" {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type -- vitest's own declaration
+  interface Matchers<T = any> extends RetraceMatchers<T> {}
+}
+
+expect.extend(retraceMatchers);
+
+export { viewRun, type RunView };

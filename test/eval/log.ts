@@ -1,0 +1,58 @@
+/** Hand-built run logs, for scorers and views tested without running an agent. */
+import type { EventPayload, RunEvent } from "../../src/events/index.js";
+
+export function buildLog(payloads: EventPayload[], runId = "run_test"): RunEvent[] {
+  const events = [
+    { type: "run.started", agent: { name: "test", digest: "d" }, model: { provider: "scripted", model: "scripted" }, seed: 0, config: null },
+    ...payloads,
+  ] as EventPayload[];
+  return events.map((payload, index) => ({ v: 1, runId, seq: index + 1, at: "2026-01-01T00:00:00.000Z", ...payload }) as RunEvent);
+}
+
+const usage = { inputTokens: 10, outputTokens: 5, cachedInputTokens: 0 };
+
+export const user = (content: string): EventPayload => ({ type: "message", role: "user", content });
+
+export const answer = (text: string, step = 1, toolCalls: { id: string; name: string; arguments: string }[] = []): EventPayload => ({
+  type: "llm.finished",
+  step,
+  attempt: 1,
+  requestKey: "k",
+  response: { text, toolCalls, stopReason: toolCalls.length ? "tool_calls" : "end", usage },
+  cost: null,
+  durationMs: 1,
+});
+
+export const requested = (callId: string, name: string, args: unknown, step = 1): EventPayload => ({ type: "tool.requested", step, callId, name, args });
+export const finished = (callId: string, name: string, result: unknown): EventPayload => ({ type: "tool.finished", callId, name, result });
+export const failedCall = (callId: string, name: string, message: string): EventPayload => ({ type: "tool.failed", callId, name, error: { kind: "threw", message } });
+export const blockedCall = (callId: string, name: string, reason: "mode_blocked" | "policy_denied" | "approval_denied" | "rate_limited", detail = "no"): EventPayload => ({
+  type: "tool.blocked",
+  callId,
+  name,
+  reason,
+  detail,
+});
+export const done = (output: string, status: "completed" | "failed" = "completed", steps = 1): EventPayload => ({
+  type: "run.finished",
+  status,
+  output: status === "completed" ? output : "",
+  ...(status === "failed" ? { error: { code: "max_steps", message: "out of steps" } } : {}),
+  usage,
+  cost: null,
+  steps,
+});
+export const guardrail = (action: "block" | "warn" | "redact", rule: string, direction: "input" | "output" = "output"): EventPayload => ({
+  type: "guardrail",
+  direction,
+  action,
+  rule,
+  detail: `${rule} fired`,
+});
+export const retrieval = (callId: string, query: string, chunks: { id: string; source: string; text: string }[]): EventPayload => ({
+  type: "retrieval",
+  callId,
+  tool: "search_docs",
+  query,
+  chunks: chunks.map((chunk, index) => ({ ...chunk, score: 1 / (index + 1), rank: index + 1 })),
+});
