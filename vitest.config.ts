@@ -5,5 +5,6 @@ export default defineConfig({
     include: ["test/**/*.test.ts", "src/**/*.test.ts", "scorers/**/*.test.ts"],
     testTimeout: 20_000,
     pool: "forks",
+    reporters: ["default", "./test/summary-reporter.ts"],
   },
 });
