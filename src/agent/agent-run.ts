@@ -1,10 +1,10 @@
-import { digest } from "../canonical/index.js";
+import { digest, frozenDigest } from "../canonical/index.js";
 import type { RunContext } from "../context/index.js";
 import { RunError } from "../errors/index.js";
 import type { ErrorInfo, EventOf } from "../events/index.js";
 import type { LlmResponse } from "../providers/model.js";
 import { RunLog, type RunStore } from "../journal/index.js";
-import { toolSpec } from "../tools/index.js";
+import { toolSpecs } from "../tools/index.js";
 import type { AgentDefinition } from "./definition.js";
 import { modelStep } from "./model-step.js";
 import { runPendingCalls } from "./tool-batch.js";
@@ -37,10 +37,10 @@ export function agentDigest(agent: AgentDefinition): string {
     system: agent.system ?? null,
     maxSteps: agent.maxSteps,
     model: { provider: agent.model.provider, model: agent.model.model },
-    tools: agent.tools.map(toolSpec),
+    tools: frozenDigest(toolSpecs(agent.tools)),
     sampling: agent.sampling ?? {},
     // Governance and the rest of the configuration decide behaviour too.
-    config: agent.config ?? null,
+    config: agent.config !== null && typeof agent.config === "object" ? frozenDigest(agent.config) : (agent.config ?? null),
   });
 }
 

@@ -2,9 +2,9 @@ import { ProviderError, RetraceError } from "../errors/index.js";
 import { digest } from "../canonical/index.js";
 import type { EventOf, EventPayload } from "../events/index.js";
 import type { RunLog } from "../journal/index.js";
-import type { LlmRequest, LlmResponse } from "../providers/model.js";
+import type { LlmRequest, LlmResponse, ToolSpec } from "../providers/model.js";
 import { requestKey } from "../providers/request-key.js";
-import { toolSpec } from "../tools/index.js";
+import { toolSpecs } from "../tools/index.js";
 import type { AgentDefinition } from "./definition.js";
 
 export interface StepEnvironment {
@@ -28,7 +28,7 @@ export function buildRequest(agent: AgentDefinition, log: RunLog): LlmRequest {
     model: agent.model.model,
     ...(agent.system !== undefined ? { system: agent.system } : {}),
     messages: log.state.messages,
-    tools: agent.tools.map(toolSpec),
+    tools: toolSpecs(agent.tools) as ToolSpec[],
     ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
     ...(sampling.maxTokens !== undefined ? { maxTokens: sampling.maxTokens } : {}),
     ...(sampling.seed !== undefined ? { seed: sampling.seed } : {}),

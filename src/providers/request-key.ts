@@ -1,4 +1,4 @@
-import { digest } from "../canonical/index.js";
+import { digest, frozenDigest } from "../canonical/index.js";
 import type { LlmRequest } from "./model.js";
 
 /**
@@ -6,5 +6,6 @@ import type { LlmRequest } from "./model.js";
  * Replay finds recorded responses by this key (plus an ordinal for repeated requests).
  */
 export function requestKey(provider: string, request: LlmRequest): string {
-  return digest({ provider, request });
+  // The tool list is the bulk of a request and the same on every step: it enters by its digest.
+  return digest({ provider, request: { ...request, tools: frozenDigest(request.tools) } });
 }

@@ -71,6 +71,18 @@ export function toolSpec(tool: Tool<never, unknown> | Tool): ToolSpec {
   return { name: tool.name, description: tool.description, parameters: tool.parameters };
 }
 
+const specLists = new WeakMap<readonly AnyTool[], readonly ToolSpec[]>();
+
+/** The specs of a tool list, built once per list: every model request carries them. */
+export function toolSpecs(tools: readonly AnyTool[]): readonly ToolSpec[] {
+  let specs = specLists.get(tools);
+  if (!specs) {
+    specs = tools.map(toolSpec);
+    specLists.set(tools, specs);
+  }
+  return specs;
+}
+
 /** Any tool, whatever its argument and result types. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool's own types are checked where it is defined
 export type AnyTool = Tool<any, unknown>;
