@@ -18,12 +18,19 @@ function table(): Map<string, Scorer> {
 
 /**
  * Adds a scorer. A second, different scorer with the same name is an error unless `replace` is
- * set; registering the same definition again (an eval file loaded twice) is harmless.
+ * set; registering the same definition again (an eval file loaded twice) is harmless. A
+ * built-in cannot be replaced: the registry is shared by every eval file of a run, so one
+ * file's replacement would change the verdicts of the others.
  */
 export function registerScorer<Options>(scorer: Scorer<Options>, options: { replace?: boolean } = {}): Scorer<Options> {
   const checked = defineScorer(scorer);
   const scorers = table();
   const existing = scorers.get(checked.name);
+  if (builtins().has(checked.name) && !(existing && sameDefinition(existing, checked as Scorer))) {
+    throw new EvalDefinitionError(
+      `"${checked.name}" is a built-in scorer and cannot be replaced (every eval file of the run shares it); register yours under another name, e.g. "my/${checked.name}"`,
+    );
+  }
   if (existing && !options.replace && !sameDefinition(existing, checked as Scorer)) {
     throw new EvalDefinitionError(`a scorer named "${checked.name}" is already registered; pick another name or pass { replace: true }`);
   }
@@ -31,12 +38,22 @@ export function registerScorer<Options>(scorer: Scorer<Options>, options: { repl
   return checked;
 }
 
-/** For the built-ins: registers unless a scorer of that name exists (a user's replacement wins). */
+/** For the built-ins: registers the scorer and reserves its name. */
 export function registerBuiltin<Options>(scorer: Scorer<Options>): Scorer<Options> {
   const checked = defineScorer(scorer);
   const scorers = table();
+  // A second copy of Retrace in the process (source and build) registers the same built-ins: the first stays.
   if (!scorers.has(checked.name)) scorers.set(checked.name, checked as Scorer);
+  builtins().add(checked.name);
   return checked;
+}
+
+const BUILTINS = Symbol.for("retrace.scorers.builtins.v1");
+
+function builtins(): Set<string> {
+  const holder = globalThis as { [BUILTINS]?: Set<string> };
+  holder[BUILTINS] ??= new Set();
+  return holder[BUILTINS];
 }
 
 function sameDefinition(a: Scorer, b: Scorer): boolean {

@@ -20,6 +20,10 @@ export function describe(value: unknown, max = 120): string {
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
+  // Shown by what they hold (JSON would show a Map or a Set as {}).
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "Invalid Date" : `Date(${value.toISOString()})`;
+  if (value instanceof Map) return { Map: [...value].map(([key, item]) => [sortKeys(key), sortKeys(item)]) };
+  if (value instanceof Set) return { Set: [...value].map(sortKeys) };
   if (value !== null && typeof value === "object" && !(value instanceof RegExp)) {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
@@ -28,19 +32,76 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Deep equality of data: primitives by Object.is, arrays element by element, plain objects key
+ * by key (a key holding undefined counts as absent), and Date, RegExp, Map, Set, typed arrays
+ * and boxed primitives by what they hold. Other objects (class instances) are equal when they
+ * have the same prototype and equal own keys.
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    return a.length === other.length && a.every((item, index) => deepEqual(item, other[index]));
+  const left = a as object;
+  const right = b as object;
+  if (Array.isArray(left) !== Array.isArray(right)) return false;
+  if (Array.isArray(left)) {
+    const other = right as unknown[];
+    return left.length === other.length && left.every((item, index) => deepEqual(item, other[index]));
   }
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = Object.keys(left).filter((key) => left[key] !== undefined);
-  const otherKeys = Object.keys(right).filter((key) => right[key] !== undefined);
-  return keys.length === otherKeys.length && keys.every((key) => deepEqual(left[key], right[key]));
+  if (!samePrototype(left, right)) return false;
+  if (left instanceof Date) return Object.is(left.getTime(), (right as Date).getTime());
+  if (left instanceof RegExp) return left.source === (right as RegExp).source && left.flags === (right as RegExp).flags;
+  if (left instanceof Map) return mapsEqual(left, right as Map<unknown, unknown>);
+  if (left instanceof Set) return setsEqual(left, right as Set<unknown>);
+  if (ArrayBuffer.isView(left)) {
+    const x = new Uint8Array(left.buffer, left.byteOffset, left.byteLength);
+    const y = new Uint8Array((right as ArrayBufferView).buffer, (right as ArrayBufferView).byteOffset, (right as ArrayBufferView).byteLength);
+    return x.length === y.length && x.every((byte, index) => byte === y[index]);
+  }
+  if (left instanceof Number || left instanceof String || left instanceof Boolean) return Object.is(left.valueOf(), (right as typeof left).valueOf());
+  const l = left as Record<string, unknown>;
+  const r = right as Record<string, unknown>;
+  const keys = Object.keys(l).filter((key) => l[key] !== undefined);
+  const otherKeys = Object.keys(r).filter((key) => r[key] !== undefined);
+  return keys.length === otherKeys.length && keys.every((key) => Object.hasOwn(r, key) && deepEqual(l[key], r[key]));
+}
+
+/** Plain objects (Object.prototype or null) count as one kind; anything else must share its prototype. */
+function samePrototype(a: object, b: object): boolean {
+  const pa = Object.getPrototypeOf(a) as object | null;
+  const pb = Object.getPrototypeOf(b) as object | null;
+  if (pa === pb) return true;
+  return (pa === null || pa === Object.prototype) && (pb === null || pb === Object.prototype);
+}
+
+function mapsEqual(a: Map<unknown, unknown>, b: Map<unknown, unknown>): boolean {
+  if (a.size !== b.size) return false;
+  const unmatched = [...b.keys()];
+  for (const [key, value] of a) {
+    // A key is found by identity first (primitives, the same object), then by deep equality.
+    let index = unmatched.findIndex((other) => Object.is(other, key));
+    if (index < 0 && key !== null && typeof key === "object") index = unmatched.findIndex((other) => deepEqual(other, key));
+    if (index < 0 || !deepEqual(value, b.get(unmatched[index]))) return false;
+    unmatched.splice(index, 1);
+  }
+  return true;
+}
+
+function setsEqual(a: Set<unknown>, b: Set<unknown>): boolean {
+  if (a.size !== b.size) return false;
+  const unmatched = [...b];
+  for (const item of a) {
+    let index = unmatched.findIndex((other) => Object.is(other, item));
+    if (index < 0 && item !== null && typeof item === "object") index = unmatched.findIndex((other) => deepEqual(other, item));
+    if (index < 0) return false;
+    unmatched.splice(index, 1);
+  }
+  return true;
+}
+
+/** Objects that partial matching compares whole (deepEqual), not key by key. */
+function isOpaque(value: object): boolean {
+  return value instanceof Date || value instanceof Map || value instanceof Set || ArrayBuffer.isView(value) || value instanceof Number || value instanceof String || value instanceof Boolean;
 }
 
 /**
@@ -55,6 +116,7 @@ export function matchesPartial(actual: unknown, expected: unknown): boolean {
     return Array.isArray(actual) && actual.length === expected.length && expected.every((item, index) => matchesPartial(actual[index], item));
   }
   if (expected !== null && typeof expected === "object") {
+    if (isOpaque(expected)) return deepEqual(actual, expected);
     if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return false;
     return Object.entries(expected).every(([key, item]) => item === undefined || matchesPartial((actual as Record<string, unknown>)[key], item));
   }

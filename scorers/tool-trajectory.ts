@@ -87,14 +87,11 @@ export const toolTrajectoryScorer = registerBuiltin(
             );
       }
 
-      // unordered and superset: match each expected call to a distinct actual call.
-      const used = new Set<number>();
-      const missing: { name: string; args?: unknown }[] = [];
-      for (const entry of wanted) {
-        const index = actual.findIndex((call, position) => !used.has(position) && fits(call, entry));
-        if (index < 0) missing.push(entry);
-        else used.add(index);
-      }
+      // unordered and superset: match each expected call to a distinct actual call — a maximum
+      // matching, so the order the expected entries are written in never changes the verdict.
+      const assigned = maximumMatching(wanted, actual, fits);
+      const used = new Set(assigned.filter((index) => index >= 0));
+      const missing = wanted.filter((_, position) => (assigned[position] as number) < 0);
       const extras = actual.filter((_, position) => !used.has(position));
       const strictCount = order === "unordered" && !allowExtra;
       const pass = missing.length === 0 && (!strictCount || extras.length === 0);
@@ -109,3 +106,29 @@ export const toolTrajectoryScorer = registerBuiltin(
     },
   }),
 );
+
+/**
+ * A maximum bipartite matching of expected entries to actual calls (Kuhn's augmenting paths):
+ * for each expected entry, the index of its call, or -1. First-fit would let an entry that
+ * fits many calls take the one a stricter entry needed.
+ */
+function maximumMatching<E, C>(wanted: readonly E[], actual: readonly C[], fits: (call: C, entry: E) => boolean): number[] {
+  const edges = wanted.map((entry) => actual.flatMap((call, index) => (fits(call, entry) ? [index] : [])));
+  const owner = new Array<number>(actual.length).fill(-1);
+  const assigned = new Array<number>(wanted.length).fill(-1);
+  const augment = (entry: number, visited: boolean[]): boolean => {
+    for (const call of edges[entry] as number[]) {
+      if (visited[call]) continue;
+      visited[call] = true;
+      const holder = owner[call] as number;
+      if (holder < 0 || augment(holder, visited)) {
+        owner[call] = entry;
+        assigned[entry] = call;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (let entry = 0; entry < wanted.length; entry++) augment(entry, new Array<boolean>(actual.length).fill(false));
+  return assigned;
+}

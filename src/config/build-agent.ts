@@ -25,6 +25,12 @@ export interface BuildOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Decides approvals while the run waits (e.g. `--approve prompt`); without one the run pauses. */
   approver?: Approver;
+  /**
+   * The workspace folder (read_file, list_dir, write_file) of each agent in the tree — the top
+   * agent and every sub-agent — given its config and its configured folder. Default: the
+   * configured folder. Evals use it to give every agent a temp copy of its workspace.
+   */
+  workspaceFor?: (loaded: LoadedConfig, configured: string) => string;
 }
 
 const MAX_AGENT_DEPTH = 5;
@@ -65,8 +71,10 @@ function applyEntry(tool: AnyTool, entry: ToolEntry): AnyTool {
   };
 }
 
-function buildTools(loaded: LoadedConfig, extra: readonly AnyTool[]): AnyTool[] {
+function buildTools(loaded: LoadedConfig, extra: readonly AnyTool[], workspaceFor?: BuildOptions["workspaceFor"]): AnyTool[] {
   const { config, baseDir, file } = loaded;
+  const configured = resolve(baseDir, config.workspace ?? "workspace");
+  const workspace = workspaceFor ? workspaceFor(loaded, configured) : configured;
   const extraByName = new Map(extra.map((tool) => [tool.name, tool]));
   const tools: AnyTool[] = [];
   for (const [index, entry] of config.tools.entries()) {
@@ -79,7 +87,7 @@ function buildTools(loaded: LoadedConfig, extra: readonly AnyTool[]): AnyTool[] 
     }
     try {
       const tool = createBuiltinTool(name, {
-        workspace: resolve(baseDir, config.workspace ?? "workspace"),
+        workspace,
         documents: config.documents.map((document) => resolve(baseDir, document)),
         baseDir,
       });
@@ -178,7 +186,7 @@ function checkToolNames(loaded: LoadedConfig, tools: readonly AnyTool[]): void {
 async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: number): Promise<AgentDefinition> {
   const { config } = loaded;
   const model = await buildModel(loaded, options);
-  const tools = [...buildTools(loaded, options.tools ?? []), ...(await buildSubAgents(loaded, options, depth))];
+  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor), ...(await buildSubAgents(loaded, options, depth))];
   checkToolNames(loaded, tools);
   return {
     name: config.name,

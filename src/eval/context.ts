@@ -67,6 +67,8 @@ interface Recorded {
   expected: unknown;
   options: Record<string, unknown>;
   result?: AssertionResult;
+  /** A t.judge still being scored. */
+  pending?: Promise<AssertionResult>;
 }
 
 /** What the runner gives a case's `t`. */
@@ -82,6 +84,9 @@ export interface CaseHost {
 }
 
 const EVALUATE = Symbol("evaluate");
+const UNSETTLED = Symbol("unsettled");
+const SENDING = Symbol("sending");
+const CLOSE = Symbol("close");
 
 function brief(value: unknown, max = 60): string {
   if (value instanceof RegExp) return String(value);
@@ -98,6 +103,8 @@ export class EvalContext {
   readonly #host: CaseHost;
   readonly #recorded: Recorded[] = [];
   readonly #outcomes: TurnOutcome[] = [];
+  readonly #sending = new Set<Promise<TurnOutcome>>();
+  #closed = false;
   #view: RunView | undefined;
   #viewLength = -1;
 
@@ -111,7 +118,18 @@ export class EvalContext {
    * Sends a user turn and drives the agent until the turn completes, fails or waits. A failing
    * agent is recorded in the log and returned as a failed outcome, never thrown.
    */
-  async send(message: string): Promise<TurnOutcome> {
+  send(message: string): Promise<TurnOutcome> {
+    if (this.#closed) {
+      return Promise.reject(new Error(`t.send(${brief(message)}) after the case ended: await every t.send in the case's body`));
+    }
+    const turn = this.#send(message);
+    // Tracked until it settles, so a turn the body did not await is caught, never scored mid-run.
+    this.#sending.add(turn);
+    void turn.then(() => this.#sending.delete(turn));
+    return turn;
+  }
+
+  async #send(message: string): Promise<TurnOutcome> {
     const run = this.#host.run;
     let outcome: TurnOutcome;
     try {
@@ -327,7 +345,8 @@ export class EvalContext {
       options: scorerOptions,
     };
     this.#recorded.push(entry);
-    entry.result = await this.#score(entry);
+    entry.pending = this.#score(entry);
+    entry.result = await entry.pending;
     return entry.result;
   }
 
@@ -337,11 +356,35 @@ export class EvalContext {
     return this.#recorded.length;
   }
 
-  /** @internal Evaluates what the body recorded, in order. */
-  async [EVALUATE](): Promise<AssertionResult[]> {
-    const results: AssertionResult[] = [];
-    for (const entry of this.#recorded) results.push(entry.result ?? (await this.#score(entry)));
+  /** @internal Evaluates what the body recorded, in order, into `results` (so a caller that stops waiting keeps what is done). */
+  async [EVALUATE](results: AssertionResult[]): Promise<AssertionResult[]> {
+    for (const entry of this.#recorded) {
+      results.push(entry.result ?? (await (entry.pending ?? this.#score(entry))));
+    }
     return results;
+  }
+
+  /** @internal The recorded assertions from `from` on, as failed with `reason` (they never settled). */
+  [UNSETTLED](from: number, reason: string): AssertionResult[] {
+    return this.#recorded.slice(from).map((entry) => ({
+      assertion: entry.assertion,
+      label: entry.label,
+      scorer: typeof entry.scorer === "string" ? entry.scorer : entry.scorer.name,
+      severity: entry.severity,
+      status: "failed" as const,
+      value: 0,
+      reason,
+    }));
+  }
+
+  /** @internal The turns still running (t.send calls the body did not await). */
+  [SENDING](): Promise<TurnOutcome>[] {
+    return [...this.#sending];
+  }
+
+  /** @internal The case is over: a later t.send is refused. */
+  [CLOSE](): void {
+    this.#closed = true;
   }
 
   #record(
@@ -405,8 +448,24 @@ export class EvalContext {
   }
 }
 
-export function evaluateAssertions(t: EvalContext): Promise<AssertionResult[]> {
-  return t[EVALUATE]();
+/** Scores what the case recorded, in order, pushing each result into `results` as it is known. */
+export function evaluateAssertions(t: EvalContext, results: AssertionResult[] = []): Promise<AssertionResult[]> {
+  return t[EVALUATE](results);
+}
+
+/** The assertions `evaluateAssertions` had not reached (from index `from`), failed with `reason`. */
+export function unsettledAssertions(t: EvalContext, from: number, reason: string): AssertionResult[] {
+  return t[UNSETTLED](from, reason);
+}
+
+/** The turns (t.send) the body started and did not await, still running. */
+export function sendsInFlight(t: EvalContext): Promise<TurnOutcome>[] {
+  return t[SENDING]();
+}
+
+/** Ends the case for `t`: a later t.send is refused. */
+export function closeContext(t: EvalContext): void {
+  t[CLOSE]();
 }
 
 function predicateScorer(predicate: (value: unknown) => unknown): Scorer {

@@ -26,4 +26,5 @@ export { runEvalSuite, selectCases, shardCases, parseShard, type SuiteOptions, t
 export { runCases, type PlannedCase, type RunCasesOptions } from "./runner.js";
 export { loadEvalFiles, discoverEvalFiles, type LoadedFile } from "./loader.js";
 export { NetworkGuard } from "./network-guard.js";
+export { suiteScope, type SuiteScope, type CaseScope } from "./scope.js";
 export * from "./report/index.js";

@@ -1,8 +1,10 @@
 /**
- * Finds eval files and loads them without a build step: `.js`/`.mjs` natively, `.ts`/`.mts`
- * compiled first (see typescript.ts). Files are imported one at a time so
- * that each `defineEval` call is credited to the file that made it. A file that cannot be
- * loaded is reported with its error and the others still run.
+ * Finds eval files and loads them without a build step: `.js`/`.mjs` natively (bundled like
+ * TypeScript only when they import a `retrace` the project does not have), `.ts`/`.mts`
+ * compiled first (see typescript.ts). Files are imported one at a time so that each
+ * `defineEval` call is credited to the file that made it. A file that cannot be loaded — or
+ * whose top level does not settle within the timeout — is reported with its error and the
+ * others still run.
  */
 import { readdirSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
@@ -67,14 +69,37 @@ async function importFresh(url: URL): Promise<unknown> {
   return import(url.href);
 }
 
+export interface LoadOptions {
+  /** How long a file's top level may take to run (an import that never settles is reported). Default 30 s. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_LOAD_TIMEOUT_MS = 30_000;
+
+class LoadTimeout extends Error {}
+
+/** `promise`, or a LoadTimeout after `ms`; the timer keeps the process alive until then. */
+function withLoadTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new LoadTimeout()), Math.min(ms, 2 ** 31 - 1));
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** Loads one eval file; `compiled` is the module to import instead, for TypeScript. */
-export async function loadEvalFile(path: string, cwd: string, compiled?: Compiled): Promise<LoadedFile> {
+export async function loadEvalFile(path: string, cwd: string, compiled?: Compiled, options: LoadOptions = {}): Promise<LoadedFile> {
   const file = displayPath(path, cwd);
   if (compiled && "error" in compiled) return { path, file, cases: [], error: { code: "eval_load", message: `${file}: cannot load: ${compiled.error}` } };
+  const timeoutMs = options.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
   let cases: EvalCase[];
   try {
-    cases = await collectCases(path, () => importFresh(pathToFileURL(compiled ? compiled.module : path)));
+    cases = await collectCases(path, () => withLoadTimeout(importFresh(pathToFileURL(compiled ? compiled.module : path)), timeoutMs));
   } catch (error) {
+    if (error instanceof LoadTimeout) {
+      const message = `${file}: did not finish loading within ${timeoutMs} ms (does its top level await something that never settles?); its cases were not run`;
+      return { path, file, cases: [], error: { code: "eval_load_timeout", message } };
+    }
     const place = error instanceof RetraceError ? error : new EvalLoadError(`cannot load: ${describeLoadError(error)}`, { file });
     return { path, file, cases: [], error: { code: place.code, message: `${file}: ${place.message}` } };
   }
@@ -98,15 +123,35 @@ function describeLoadError(error: unknown): string {
 }
 
 /** Loads the eval files under `paths`: discovery errors first, then each file by path. */
-export async function loadEvalFiles(paths: readonly string[], cwd: string): Promise<LoadedFile[]> {
+export async function loadEvalFiles(paths: readonly string[], cwd: string, options: LoadOptions = {}): Promise<LoadedFile[]> {
   const { files, errors } = discoverEvalFiles(paths, cwd);
   const loaded: LoadedFile[] = [...errors];
   const typescript = files.filter((path) => TYPESCRIPT.test(path));
   const compilation = typescript.length ? compileTypeScript(typescript) : undefined;
   try {
-    for (const path of files) loaded.push(await loadEvalFile(path, cwd, compilation && TYPESCRIPT.test(path) ? await compilation.get(path) : undefined));
+    for (const path of files) {
+      if (compilation && TYPESCRIPT.test(path)) {
+        loaded.push(await loadEvalFile(path, cwd, await compilation.get(path), options));
+        continue;
+      }
+      let result = await loadEvalFile(path, cwd, undefined, options);
+      if (result.error && NO_RETRACE.test(result.error.message)) {
+        // A JavaScript eval file in a project without Retrace installed: bundle it as TypeScript
+        // files are, so its "retrace" resolves to the Retrace that is running.
+        const own = compileTypeScript([path]);
+        try {
+          result = await loadEvalFile(path, cwd, await own.get(path), options);
+        } finally {
+          own.dispose();
+        }
+      }
+      loaded.push(result);
+    }
   } finally {
     compilation?.dispose();
   }
   return loaded;
 }
+
+/** Node's error for an import of the package "retrace" (or a subpath) that is not installed. */
+const NO_RETRACE = /Cannot find package 'retrace'/;

@@ -1,19 +1,23 @@
 /**
  * Runs eval cases: each in its own memory store under --mock (a deterministic clock and run id,
- * no network, no writes outside a temp dir), concurrently in this process — the work is almost
- * all waiting on promises, so worker threads would add start-up cost and buy nothing.
+ * no network, Retrace's own file tools confined to a temp copy of the workspace), concurrently
+ * in this process — the work is almost all waiting on promises, so worker threads would add
+ * start-up cost and buy nothing.
  */
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { availableParallelism } from "node:os";
 import { dirname, isAbsolute, relative } from "node:path";
-import { AgentRun, type AgentDefinition } from "../agent/index.js";
+import { AgentRun, childRunId, type AgentDefinition } from "../agent/index.js";
 import { createRunContext, manualClock, type RunContext } from "../context/index.js";
-import { describePlace, errorMessage, RetraceError } from "../errors/index.js";
+import { describePlace, errorMessage, EvalDefinitionError, RetraceError } from "../errors/index.js";
+import type { LanguageModel } from "../providers/model.js";
 import { MemoryRunStore, type RunStore } from "../journal/index.js";
-import { EvalContext, evaluateAssertions, type AssertionResult } from "./context.js";
+import { closeContext, EvalContext, evaluateAssertions, sendsInFlight, unsettledAssertions, type AssertionResult } from "./context.js";
 import type { EvalCase } from "./define.js";
-import { NetworkGuard, type NetworkSink } from "./network-guard.js";
+import type { RunEvent } from "../events/index.js";
+import { NetworkGuard } from "./network-guard.js";
+import { caseScope, runInScope, suiteScope, watchUncaught, type CaseScope, type SuiteScope } from "./scope.js";
 import type { AttemptResult, CaseResult, RunDigest } from "./report/schema.js";
 import type { RunView } from "./run-view.js";
 import type { CaseInfo, JudgeAnswer, JudgeRequest, JudgeService } from "./scorer.js";
@@ -49,6 +53,11 @@ export interface RunCasesOptions {
   onCaseDone?: (result: CaseResult, done: number, total: number) => void;
   /** Under --mock: a guard already installed by the caller (the suite, which also guards loading). */
   guard?: NetworkGuard;
+  /**
+   * The suite's scope, where what happens outside every case is recorded (network attempts,
+   * uncaught errors). Default: the guard's, or a new one.
+   */
+  scope?: SuiteScope;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -77,15 +86,18 @@ export async function runCases(cases: readonly PlannedCase[], options: RunCasesO
   const threshold = options.threshold ?? 0;
   const attempts: AttemptResult[][] = cases.map(() => []);
   const results: (CaseResult | undefined)[] = [];
-  const ownGuard = options.mode === "mock" && !options.guard ? new NetworkGuard() : undefined;
-  const guard = options.mode === "mock" ? (options.guard ?? ownGuard) : undefined;
+  const scope = options.scope ?? options.guard?.scope ?? suiteScope(options.mode === "mock");
+  const ownGuard = options.mode === "mock" && !options.guard ? new NetworkGuard(scope) : undefined;
   const deadlines = new Deadlines();
   ownGuard?.install();
+  // An error a case's code throws (or a promise it rejects) and never handles fails that case,
+  // instead of ending the process with a code the report does not show.
+  const unwatch = watchUncaught(scope);
   const total = cases.length * repeat;
   let nextTask = 0;
-  let failures = 0;
   let done = 0;
   let stopped = false;
+  const failedCases = new Set<number>();
   const take = (): Task | undefined => {
     if (stopped || nextTask >= total) return undefined;
     const index = Math.floor(nextTask / repeat);
@@ -93,26 +105,52 @@ export async function runCases(cases: readonly PlannedCase[], options: RunCasesO
     nextTask++;
     return { planned: cases[index] as PlannedCase, index, attempt };
   };
+  const noteFailure = (index: number): void => {
+    if (failedCases.has(index)) return;
+    failedCases.add(index);
+    if (options.bail && failedCases.size >= options.bail) stopped = true;
+  };
   const finishCase = (index: number): void => {
     const planned = cases[index] as PlannedCase;
     const result = summariseCase(planned, attempts[index] as AttemptResult[], threshold);
     results[index] = result;
-    if (result.status === "failed" || result.status === "error") failures++;
-    if (options.bail && failures >= options.bail) stopped = true;
     options.onCaseDone?.(result, ++done, cases.length);
+  };
+  // A finished attempt's verdict is made final a turn of the event loop later, in a batch: Node
+  // reports an unhandled rejection only once the microtask queue drains (and a --mock suite
+  // can run start to end without draining it), so a rejection a case's code left unhandled
+  // still fails that case. One timer per batch, not per case.
+  const finishing: { task: Task; attempt: AttemptResult; scope: CaseScope | undefined }[] = [];
+  let flushing: NodeJS.Immediate | undefined;
+  const flush = (): void => {
+    flushing = undefined;
+    for (const { task, attempt, scope } of finishing.splice(0)) {
+      const final = finalise(attempt, scope);
+      if (final.status !== "passed") noteFailure(task.index);
+      const list = attempts[task.index] as AttemptResult[];
+      list.push(final);
+      if (list.length === repeat) finishCase(task.index);
+    }
   };
   const worker = async (): Promise<void> => {
     for (let task = take(); task; task = take()) {
-      const attempt = await runAttempt(task, setup, options, guard, deadlines);
-      const list = attempts[task.index] as AttemptResult[];
-      list.push(attempt);
-      if (list.length === repeat) finishCase(task.index);
+      const finished = await runAttempt(task, setup, options, scope, deadlines);
+      // --bail reacts at once; a late error can only add a failure.
+      if (finished.attempt.status !== "passed") noteFailure(task.index);
+      finishing.push({ task, ...finished });
+      flushing ??= setImmediate(flush);
     }
   };
   try {
     const concurrency = Math.max(1, options.concurrency ?? defaultConcurrency(options.mode));
-    await Promise.all(Array.from({ length: Math.min(concurrency, total || 1) }, worker));
+    await runInScope(scope, () => Promise.all(Array.from({ length: Math.min(concurrency, total || 1) }, worker)));
+    // Timers already due (a case's setTimeout(..., 0), an eval file's top-level one) run before
+    // the verdict, so what they throw or try is in the report rather than after it.
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    if (flushing) clearImmediate(flushing);
+    flush();
   } finally {
+    unwatch();
     ownGuard?.uninstall();
   }
   return cases.map((planned, index) => {
@@ -120,7 +158,14 @@ export async function runCases(cases: readonly PlannedCase[], options: RunCasesO
     if (result) return result;
     const ran = attempts[index] as AttemptResult[];
     // Bailed out: a case with some attempts keeps them; one that never started is skipped.
-    if (ran.length > 0) return summariseCase(planned, ran, threshold);
+    if (ran.length > 0) {
+      const partial = summariseCase(planned, ran, threshold);
+      if (partial.status !== "passed") return partial;
+      // Fewer runs than --repeat asked for, all passed: not a pass, since not every run was made.
+      const last = partial.attempts[partial.attempts.length - 1] as AttemptResult;
+      const note = `stopped by --bail after ${ran.length} of ${repeat} runs; the case is reported skipped, not passed`;
+      return { ...partial, status: "skipped", attempts: [...partial.attempts.slice(0, -1), { ...last, notes: [...last.notes, note] }] };
+    }
     return {
       id: planned.id,
       file: planned.file,
@@ -159,33 +204,54 @@ function mean(values: readonly number[]): number {
   return values.reduce((sum, value) => sum + value, 0) / values.length;
 }
 
+/** The attempt with what its scope caught (network attempts, unhandled errors): its final verdict. Ends the scope. */
+function finalise(attempt: AttemptResult, scope: CaseScope | undefined): AttemptResult {
+  if (!scope) return attempt;
+  scope.ended = true;
+  if (scope.attempts.length === 0 && scope.errors.length === 0) return attempt;
+  return {
+    ...attempt,
+    status: attempt.status === "error" ? "error" : "failed",
+    errors: [
+      ...attempt.errors,
+      ...scope.attempts.map((target) => `network request under --mock: ${target}; mock runs never touch the network (mock the tool, or run with --live)`),
+      ...scope.errors.map((error) => `the case's code left an error unhandled: ${error}`),
+    ],
+  };
+}
+
+/** One attempt of a case; its verdict is final once `finalise` has read the scope. */
 async function runAttempt(
   task: Task,
   setup: SuiteSetup,
   options: RunCasesOptions,
-  guard: NetworkGuard | undefined,
+  suite: SuiteScope,
   deadlines: Deadlines,
-): Promise<AttemptResult> {
+): Promise<{ attempt: AttemptResult; scope: CaseScope | undefined }> {
   const spec = task.planned.case;
   const started = performance.now();
   const threshold = spec.threshold ?? options.threshold ?? 0;
   const runId =
     options.mode === "mock" ? `eval_${caseHash(task.planned.id)}${task.attempt > 1 ? `_${task.attempt}` : ""}` : undefined;
+  const errors: string[] = [];
   let prepared: PreparedAgent;
   try {
-    prepared = await setup.prepare(spec);
+    prepared = await setup.prepare(spec, { fail: (message) => errors.push(message) });
   } catch (error) {
     return {
-      attempt: task.attempt,
-      runId: null,
-      status: "error",
-      score: null,
-      durationMs: performance.now() - started,
-      assertions: [],
-      errors: [describeSetupError(error)],
-      notes: [],
-      run: null,
-      judgeRuns: [],
+      scope: undefined,
+      attempt: {
+        attempt: task.attempt,
+        runId: null,
+        status: "error",
+        score: null,
+        durationMs: performance.now() - started,
+        assertions: [],
+        errors: [describeSetupError(error)],
+        notes: [],
+        run: null,
+        judgeRuns: [],
+      },
     };
   }
   const store = options.mode === "mock" ? new MemoryRunStore() : (options.store ?? new MemoryRunStore());
@@ -193,83 +259,177 @@ async function runAttempt(
     options.mode === "mock"
       ? createRunContext({ clock: manualClock(EVAL_EPOCH, 1), seed: prepared.config.config.llm.seed ?? 0 })
       : (options.liveContext?.() ?? createRunContext({ seed: prepared.config.config.llm.seed ?? 0 }));
-  const errors: string[] = [];
   const notes: string[] = [];
   const judgeRuns: string[] = [];
   const controller = new AbortController();
-  const sink: NetworkSink = { attempts: [] };
+  const scope = caseScope(suite, task.attempt > 1 ? `${task.planned.id} (run ${task.attempt})` : task.planned.id);
   const caseInfo: CaseInfo = { name: spec.name, file: task.planned.file, tags: spec.tags ?? [] };
+  const timeoutMs = spec.timeout ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // One deadline for the whole case: its turns, its body and the scoring of its assertions.
+  const deadline = new Deadline(deadlines, timeoutMs, controller);
+  let t: EvalContext | undefined;
   try {
     const run = AgentRun.start(prepared.agent, { store, context, ...(runId ? { runId } : {}) });
-    const judge = judgeService(run, prepared.agent, spec, setup, store, context, controller.signal, judgeRuns);
-    const t = new EvalContext({
+    const judge = judgeService(run, prepared.agent, spec, setup, store, context, controller.signal, judgeRuns, (message) => errors.push(message));
+    const body = new EvalContext({
       run,
       store,
       signal: controller.signal,
       caseInfo,
       judge,
-      workspace: prepared.tempDir ? `${prepared.tempDir}/workspace` : undefined,
+      workspace: prepared.workspace,
       fail: (message) => errors.push(message),
     });
-    const timeoutMs = spec.timeout ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const body = async (): Promise<void> => {
-      const inputs = spec.input === undefined ? [] : typeof spec.input === "string" ? [spec.input] : spec.input;
-      for (const input of inputs) await t.send(input);
-      await spec.test(t);
-    };
-    const outcome = await withTimeout(guard ? guard.run(sink, body) : body(), timeoutMs, controller, deadlines);
-    if (outcome.kind === "timeout") errors.push(`timed out after ${timeoutMs} ms (set "timeout" on the case or --timeout)`);
+    t = body;
+    const timedOut = `timed out after ${timeoutMs} ms (set "timeout" on the case or --timeout)`;
+    const outcome = await deadline.race(
+      runInScope(scope, async () => {
+        const inputs = spec.input === undefined ? [] : typeof spec.input === "string" ? [spec.input] : spec.input;
+        for (const input of inputs) await body.send(input);
+        await spec.test(body);
+      }).then(
+        (): BodyOutcome => ({ kind: "done" }),
+        (error: unknown): BodyOutcome => ({ kind: "threw", error }),
+      ),
+    );
+    if (outcome === TIMEOUT) errors.push(timedOut);
     else if (outcome.kind === "threw") errors.push(`the test body threw: ${describeThrow(outcome.error, spec.file)}`);
-    let assertions: AssertionResult[] = [];
+    if (outcome !== TIMEOUT) {
+      const turns = sendsInFlight(body);
+      if (turns.length > 0) {
+        // Scoring now would read a run mid-turn. Let the turns finish (within the deadline), then fail.
+        errors.push(`t.send was not awaited: the body returned while ${turns.length === 1 ? "a turn was" : `${turns.length} turns were`} still running; await every t.send(...)`);
+        if ((await deadline.race(Promise.all(turns))) === TIMEOUT) errors.push(timedOut);
+      }
+    }
     // The view is taken after the body, so every assertion sees every turn.
-    assertions = guard ? await guard.run(sink, () => evaluateAssertions(t)) : await evaluateAssertions(t);
-    for (const target of sink.attempts) errors.push(`network request under --mock: ${target}; mock runs never touch the network (mock the tool, or run with --live)`);
-    const exhausted = run.log.events.find((event) => event.type === "llm.failed" && event.error.code === "script_exhausted");
-    if (exhausted?.type === "llm.failed") errors.push(`the mock script ran out: ${exhausted.error.message}`);
-    if (assertions.length === 0 && outcome.kind === "done") errors.push("the case recorded no assertions (call t.completed(), t.calledTool(...), ... in its test)");
+    const assertions: AssertionResult[] = [];
+    const evaluation = runInScope(scope, () => evaluateAssertions(body, assertions));
+    // After the deadline, assertions still get the scoring that settles at once; none may hang the run.
+    const scored = deadline.expired ? await settledNow(evaluation) : await deadline.race(evaluation);
+    if (scored === TIMEOUT || scored === UNSETTLED) {
+      if (!errors.includes(timedOut)) errors.push(timedOut);
+      assertions.push(...unsettledAssertions(body, assertions.length, "did not settle before the case's deadline"));
+    }
+    closeContext(body);
+    const exhausted = scriptExhausted(run.log.events);
+    if (exhausted) errors.push(`the mock script ran out: ${exhausted}`);
+    // Sub-agents and judges are runs of their own: a script of theirs that runs out fails the case too.
+    for (const [id, events, kind] of relatedRuns(store, run.runId, run.log.events, judgeRuns)) {
+      const ranOut = scriptExhausted(events);
+      if (ranOut) errors.push(`the mock script of ${kind} run ${id} ran out: ${ranOut}`);
+    }
+    if (assertions.length === 0 && outcome !== TIMEOUT && outcome.kind === "done") {
+      errors.push("the case recorded no assertions (call t.completed(), t.calledTool(...), ... in its test)");
+    }
     if (prepared.script && prepared.script.unusedResponses > 0 && !exhausted) {
       notes.push(`the mock script has ${prepared.script.unusedResponses} unused response(s): the agent stopped before the script expected`);
     }
     const values = assertions.filter((assertion) => assertion.value !== null).map((assertion) => assertion.value as number);
     const score = values.length ? mean(values) : null;
     const gateFailed = assertions.some((assertion) => assertion.severity === "gate" && assertion.status === "failed");
+    if (score === null && assertions.length > 0) errors.push("every assertion was skipped; nothing was checked");
     if (score !== null && score < threshold) errors.push(`score ${score.toFixed(2)} is below the threshold ${threshold}`);
     return {
-      attempt: task.attempt,
-      runId: run.runId,
-      status: gateFailed || errors.length > 0 ? "failed" : "passed",
-      score,
-      durationMs: performance.now() - started,
-      assertions,
-      errors,
-      notes,
-      run: digest(t.run),
-      judgeRuns,
+      scope,
+      attempt: {
+        attempt: task.attempt,
+        runId: run.runId,
+        status: gateFailed || errors.length > 0 ? "failed" : "passed",
+        score,
+        durationMs: performance.now() - started,
+        assertions,
+        errors,
+        notes,
+        run: digest(body.run),
+        judgeRuns,
+      },
     };
   } catch (error) {
     return {
-      attempt: task.attempt,
-      runId: runId ?? null,
-      status: error instanceof RetraceError && error.code === "config_invalid" ? "error" : "failed",
-      score: null,
-      durationMs: performance.now() - started,
-      assertions: [],
-      errors: [...errors, `the case could not run: ${errorMessage(error)}`],
-      notes,
-      run: null,
-      judgeRuns,
+      scope,
+      attempt: {
+        attempt: task.attempt,
+        runId: runId ?? null,
+        status: error instanceof RetraceError && error.code === "config_invalid" ? "error" : "failed",
+        score: null,
+        durationMs: performance.now() - started,
+        assertions: [],
+        errors: [...errors, `the case could not run: ${errorMessage(error)}`],
+        notes,
+        run: null,
+        judgeRuns,
+      },
     };
   } finally {
+    deadline.cancel();
+    if (t) closeContext(t);
     // Aborting costs a DOMException; the controller is aborted only by a timeout, which already did.
     if (prepared.tempDir) rmSync(prepared.tempDir, { recursive: true, force: true });
   }
 }
 
-type BodyOutcome = { kind: "done" } | { kind: "threw"; error: unknown } | { kind: "timeout" };
+type BodyOutcome = { kind: "done" } | { kind: "threw"; error: unknown };
+const TIMEOUT = Symbol("timeout");
+const UNSETTLED = Symbol("unsettled");
+
+/** The error message of a run's script_exhausted failure, if it has one. */
+function scriptExhausted(events: readonly RunEvent[]): string | undefined {
+  for (const event of events) {
+    if (event.type === "llm.failed" && event.error.code === "script_exhausted") return event.error.message;
+  }
+  return undefined;
+}
+
+/**
+ * The case's other runs: its judges, and the sub-agent runs of its run (and of theirs), found
+ * from the calls in each log — the ids are derived from the calls, so no store scan is needed.
+ */
+function* relatedRuns(store: RunStore, rootId: string, rootEvents: readonly RunEvent[], judgeRuns: readonly string[]): Generator<[string, readonly RunEvent[], string]> {
+  const queue: [string, readonly RunEvent[], string][] = [[rootId, rootEvents, "root"]];
+  for (const id of judgeRuns) queue.push([id, store.read(id), "the judge"]);
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const [id, events, kind] = next;
+    if (kind !== "root") yield next;
+    for (const event of events) {
+      if (event.type !== "tool.requested") continue;
+      const child = childRunId(id, event.callId);
+      if (store.lastSeq(child) > 0) queue.push([child, store.read(child), "the sub-agent"]);
+    }
+  }
+}
+
+/** `promise`'s value if it settles in this turn of the event loop, else UNSETTLED. */
+function settledNow<T>(promise: Promise<T>): Promise<T | typeof UNSETTLED> {
+  return Promise.race([promise, new Promise<typeof UNSETTLED>((resolve) => setImmediate(() => resolve(UNSETTLED)))]);
+}
+
+/** A case's deadline: aborts the case's run when it passes, and races anything against it. */
+class Deadline {
+  expired = false;
+  readonly #timeout: Promise<typeof TIMEOUT>;
+  readonly cancel: () => void;
+
+  constructor(deadlines: Deadlines, ms: number, controller: AbortController) {
+    let expire!: () => void;
+    this.#timeout = new Promise((resolve) => (expire = () => resolve(TIMEOUT)));
+    this.cancel = deadlines.add(ms, () => {
+      this.expired = true;
+      controller.abort();
+      expire();
+    });
+  }
+
+  race<T>(promise: Promise<T>): Promise<T | typeof TIMEOUT> {
+    return Promise.race([promise, this.#timeout]);
+  }
+}
 
 /**
  * Case timeouts on one timer, set for the earliest deadline: a thousand cases with the same
- * timeout cost one timer, not a thousand timer insertions and removals.
+ * timeout cost one timer, not a thousand timer insertions and removals. The timer keeps the
+ * process alive while any case has a deadline, so a case that hangs on a promise that never
+ * settles times out instead of letting the process exit with nothing left to run.
  */
 class Deadlines {
   readonly #entries = new Set<{ at: number; fire: () => void }>();
@@ -289,8 +449,8 @@ class Deadlines {
   #schedule(at: number): void {
     this.#clear();
     this.#scheduledAt = at;
-    this.#timer = setTimeout(() => this.#expire(), Math.max(0, at - performance.now()));
-    this.#timer.unref();
+    // setTimeout takes at most 2^31 - 1 ms; a later deadline is re-armed when that fires.
+    this.#timer = setTimeout(() => this.#expire(), Math.min(MAX_TIMER_MS, Math.max(0, at - performance.now())));
   }
 
   #clear(): void {
@@ -314,20 +474,7 @@ class Deadlines {
   }
 }
 
-function withTimeout(body: Promise<void>, timeoutMs: number, controller: AbortController, deadlines: Deadlines): Promise<BodyOutcome> {
-  let cancel: () => void = () => {};
-  const timeout = new Promise<BodyOutcome>((resolve) => {
-    cancel = deadlines.add(timeoutMs, () => {
-      controller.abort();
-      resolve({ kind: "timeout" });
-    });
-  });
-  const settled = body.then(
-    (): BodyOutcome => ({ kind: "done" }),
-    (error: unknown): BodyOutcome => ({ kind: "threw", error }),
-  );
-  return Promise.race([settled, timeout]).finally(cancel);
-}
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function judgeService(
   run: AgentRun,
@@ -338,11 +485,20 @@ function judgeService(
   context: RunContext,
   signal: AbortSignal,
   judgeRuns: string[],
+  fail: (message: string) => void,
 ): JudgeService {
   let count = 0;
   return {
     async ask(request: JudgeRequest): Promise<JudgeAnswer> {
-      const model = await setup.judgeModel(request, spec, agent.model);
+      let model: LanguageModel;
+      try {
+        model = await setup.judgeModel(request, spec, agent.model);
+      } catch (error) {
+        // A judge that cannot be set up (no script under --mock, an invalid one) is a broken
+        // case, not a low score: even a soft judge's case fails.
+        if (error instanceof EvalDefinitionError) fail(`the judge could not be set up: ${errorMessage(error)}`);
+        throw error;
+      }
       count++;
       // The judge is a run of its own, linked to the case's run: recorded, replayable, and out
       // of the case's log (whose fold would otherwise count the judge's steps as the agent's).

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { AgentDefinition } from "../agent/index.js";
 import { AgentConfigSchema, buildAgent, interpolateEnv, loadConfig, type LoadedConfig } from "../config/index.js";
-import { EvalDefinitionError } from "../errors/index.js";
+import { EvalDefinitionError, RetraceError } from "../errors/index.js";
 import type { LanguageModel, LlmRequest, LlmResponse } from "../providers/model.js";
 import { ScriptedModel, type Script, type ScriptInput } from "../providers/scripted/index.js";
 import type { AnyTool, ToolContext } from "../tools/index.js";
@@ -34,9 +34,17 @@ export interface PreparedAgent {
   agent: AgentDefinition;
   /** The scripted model under --mock, to report unused responses. */
   script: ScriptedModel | undefined;
-  /** A temp dir the case owns (its file tools' workspace); removed after the case. */
+  /** A temp dir the case owns (its agents' workspace copies); removed after the case. */
   tempDir: string | undefined;
+  /** The top agent's workspace (a copy in tempDir), when it has file tools. */
+  workspace: string | undefined;
   config: LoadedConfig;
+}
+
+/** What a case's setup may report while the case runs. */
+export interface CaseHooks {
+  /** Fails the case (not just a call): e.g. a tool mock asked for more results than it holds. */
+  fail(message: string): void;
 }
 
 export class SuiteSetup {
@@ -99,29 +107,45 @@ export class SuiteSetup {
     return { script, file: undefined };
   }
 
+  /** A case's script (its `mock`, or a judge's): an inline one that is invalid is named by the case and its file. */
+  #caseScript(source: string | ScriptInput, spec: EvalCase, what: string): { script: Script; file: string | undefined } {
+    const baseDir = spec.file ? dirname(spec.file) : process.cwd();
+    try {
+      return this.script(source, baseDir);
+    } catch (error) {
+      if (typeof source === "string" || !(error instanceof RetraceError)) throw error;
+      throw new EvalDefinitionError(`case "${spec.name}": the inline ${what} is invalid: ${error.describe()}`, spec.file ? { file: spec.file } : {});
+    }
+  }
+
   /** The agent for one case: shared parts from the cache, a fresh model and fresh mocks. */
-  async prepare(spec: EvalCase): Promise<PreparedAgent> {
+  async prepare(spec: EvalCase, hooks?: CaseHooks): Promise<PreparedAgent> {
     const loaded = this.config(spec);
     const script = this.mode === "mock" ? this.#mockModel(spec, loaded) : undefined;
-    const usesFiles = loaded.config.tools.some((entry) => FILE_TOOLS.has(typeof entry === "string" ? entry : entry.name));
+    const usesFiles = hasFileTools(loaded);
     // Sub-agents hold scripted models of their own, whose position is per run: build them per case.
     const hasSubAgents = Object.keys(loaded.config.agents ?? {}).length > 0;
     let tempDir: string | undefined;
     let base: AgentDefinition;
+    const copies = new Map<string, string>();
     if (usesFiles || hasSubAgents) {
-      let local = loaded;
-      if (usesFiles) {
-        // File tools get a workspace of their own: a copy of the configured one, so a case can
-        // write freely and nothing outside its temp dir ever changes.
-        tempDir = mkdtempSync(join(tmpdir(), "retrace-eval-"));
-        const workspace = join(tempDir, "workspace");
-        const configured = resolve(loaded.baseDir, loaded.config.workspace ?? "workspace");
-        if (existsSync(configured)) cpSync(configured, workspace, { recursive: true });
-        else mkdirSync(workspace);
-        local = { ...loaded, config: { ...loaded.config, workspace } };
-      }
+      // Every agent in the tree with file tools — the top one and each sub-agent — works in a
+      // copy of its configured workspace, in a temp dir the case owns, so Retrace's file tools
+      // never change the real one. Agents configured with the same folder share one copy.
+      const workspaceFor = (agent: LoadedConfig, configured: string): string => {
+        if (!hasFileTools(agent)) return configured;
+        let copy = copies.get(configured);
+        if (copy === undefined) {
+          tempDir ??= mkdtempSync(join(tmpdir(), "retrace-eval-"));
+          copy = agent === loaded && !copies.size ? join(tempDir, "workspace") : join(tempDir, `workspace-${copies.size + 1}`);
+          if (existsSync(configured)) cpSync(configured, copy, { recursive: true });
+          else mkdirSync(copy);
+          copies.set(configured, copy);
+        }
+        return copy;
+      };
       try {
-        base = await buildAgent(local, { env: this.env, ...(script ? { mock: script } : {}) });
+        base = await buildAgent(loaded, { env: this.env, workspaceFor, ...(script ? { mock: script } : {}) });
       } catch (error) {
         if (tempDir) rmSync(tempDir, { recursive: true, force: true });
         throw error;
@@ -137,13 +161,14 @@ export class SuiteSetup {
     }
     let tools: AnyTool[];
     try {
-      tools = applyToolMocks(base.tools, spec);
+      tools = applyToolMocks(base.tools, spec, hooks);
     } catch (error) {
       if (tempDir) rmSync(tempDir, { recursive: true, force: true });
       throw error;
     }
     const agent: AgentDefinition = { ...base, tools, ...(script ? { model: script } : {}) };
-    return { agent, script, tempDir, config: loaded };
+    const workspace = usesFiles ? copies.get(resolve(loaded.baseDir, loaded.config.workspace ?? "workspace")) : undefined;
+    return { agent, script, tempDir, workspace, config: loaded };
   }
 
   /** A model for an llm-judge: a script under --mock, an `llm` section or the agent's model under --live. */
@@ -154,7 +179,7 @@ export class SuiteSetup {
       if (request.mock === undefined) {
         throw new EvalDefinitionError('llm-judge under --mock needs a judge script: pass `mock` (a script file or an inline script) or `model`', spec.file ? { file: spec.file } : {});
       }
-      const { script, file } = this.script(request.mock, baseDir);
+      const { script, file } = this.#caseScript(request.mock, spec, "judge script (mock)");
       return new ScriptedModel(script, file);
     }
     if (request.llm) {
@@ -167,9 +192,8 @@ export class SuiteSetup {
   }
 
   #mockModel(spec: EvalCase, loaded: LoadedConfig): ScriptedModel {
-    const baseDir = spec.file ? dirname(spec.file) : process.cwd();
     if (spec.mock !== undefined) {
-      const { script, file } = this.script(spec.mock, baseDir);
+      const { script, file } = this.#caseScript(spec.mock, spec, "mock script");
       return new ScriptedModel(script, file);
     }
     const { llm } = loaded.config;
@@ -196,7 +220,11 @@ function attempt<T>(load: () => T): T | Error {
   }
 }
 
-function applyToolMocks(tools: readonly AnyTool[], spec: EvalCase): AnyTool[] {
+function hasFileTools(loaded: LoadedConfig): boolean {
+  return loaded.config.tools.some((entry) => FILE_TOOLS.has(typeof entry === "string" ? entry : entry.name));
+}
+
+function applyToolMocks(tools: readonly AnyTool[], spec: EvalCase, hooks: CaseHooks | undefined): AnyTool[] {
   const mocks = spec.tools;
   if (!mocks) return tools as AnyTool[];
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
@@ -218,12 +246,12 @@ function applyToolMocks(tools: readonly AnyTool[], spec: EvalCase): AnyTool[] {
         spec.file ? { file: spec.file } : {},
       );
     }
-    result[result.indexOf(tool)] = { ...tool, run: mockRun(name, mock) };
+    result[result.indexOf(tool)] = { ...tool, run: mockRun(name, mock, hooks) };
   }
   return result;
 }
 
-function mockRun(name: string, mock: ToolMock): (args: unknown, context: ToolContext) => unknown {
+function mockRun(name: string, mock: ToolMock, hooks: CaseHooks | undefined): (args: unknown, context: ToolContext) => unknown {
   if (typeof mock === "function") return mock;
   if ("throws" in mock) {
     return () => {
@@ -234,8 +262,11 @@ function mockRun(name: string, mock: ToolMock): (args: unknown, context: ToolCon
     let next = 0;
     return () => {
       if (next >= mock.results.length) {
-        // A mock that runs out must not invent an answer: the call fails and says so.
-        throw new Error(`mock for ${name} has no result for call #${next + 1} (it holds ${mock.results.length})`);
+        // A mock that runs out must not invent an answer: the call fails and says so, and so
+        // does the case — a run that needed one more result than the mock holds never passes.
+        const message = `mock for ${name} has no result for call #${next + 1} (it holds ${mock.results.length})`;
+        hooks?.fail(`the tool mock ran out: ${message}`);
+        throw new Error(message);
       }
       return mock.results[next++];
     };

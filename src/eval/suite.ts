@@ -3,16 +3,17 @@
  * run them, and build the report every reporter renders.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EvalDefinitionError } from "../errors/index.js";
 import type { RunStore } from "../journal/index.js";
 import type { RunContext } from "../context/index.js";
 import { loadEvalFiles, type LoadedFile } from "./loader.js";
-import { compareReports } from "./report/compare.js";
+import { compareReports, matchesSelection, namePattern } from "./report/compare.js";
 import { REPORT_FORMAT, REPORT_VERSION, type CaseResult, type EvalReport, type FileResult } from "./report/schema.js";
 import { summarise } from "./report/summary.js";
 import { NetworkGuard } from "./network-guard.js";
+import { suiteScope, watchUncaught, type SuiteScope } from "./scope.js";
 import { DEFAULT_TIMEOUT_MS, runCases, type PlannedCase } from "./runner.js";
 import type { EvalMode } from "./setup.js";
 
@@ -41,6 +42,12 @@ export interface SuiteOptions {
   liveContext?: () => RunContext;
   /** A report to compare with (already read). */
   baseline?: { file: string; report: EvalReport };
+  /**
+   * The suite's scope (what happens outside its cases is recorded there). A caller that keeps
+   * it — and a guard and an uncaught-error watch on it — past the suite sees what leftover
+   * timers do after the report. Default: a new one.
+   */
+  scope?: SuiteScope;
   /** Each file once loaded, with those of its cases that will run; called for every file before any case runs. */
   onFileLoaded?: (file: LoadedFile, planned: readonly PlannedCase[]) => void;
   onCaseDone?: (result: CaseResult, done: number, total: number) => void;
@@ -66,7 +73,7 @@ function caseFilter(options: Pick<SuiteOptions, "tags" | "pattern">): (file: Loa
   const tags = (options.tags ?? []).flatMap((entry) => entry.split(",")).map((tag) => tag.trim()).filter(Boolean);
   const include = tags.filter((tag) => !tag.startsWith("!"));
   const exclude = tags.filter((tag) => tag.startsWith("!")).map((tag) => tag.slice(1));
-  const pattern = options.pattern === undefined ? undefined : toPattern(options.pattern);
+  const pattern = options.pattern === undefined ? undefined : namePattern(options.pattern);
   return (file) => {
     const planned: PlannedCase[] = [];
     for (const definition of file.cases) {
@@ -81,14 +88,6 @@ function caseFilter(options: Pick<SuiteOptions, "tags" | "pattern">): (file: Loa
   };
 }
 
-function toPattern(text: string): RegExp {
-  try {
-    return new RegExp(text);
-  } catch {
-    return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  }
-}
-
 /** Round-robin over the selected cases in a stable order, so shards get equal shares. */
 export function shardCases(cases: readonly PlannedCase[], shard: Shard | undefined): PlannedCase[] {
   if (!shard || shard.count === 1) return [...cases];
@@ -97,19 +96,27 @@ export function shardCases(cases: readonly PlannedCase[], shard: Shard | undefin
 
 export async function runEvalSuite(options: SuiteOptions): Promise<EvalReport> {
   const started = performance.now();
+  const scope = options.scope ?? suiteScope(options.mode === "mock");
   // Under --mock nothing may reach the network, from the moment eval files load.
-  const guard = options.mode === "mock" ? new NetworkGuard() : undefined;
+  const guard = options.mode === "mock" ? new NetworkGuard(scope) : undefined;
   guard?.install();
+  // An error thrown by an eval file's own code and never handled (say, a timer its top level
+  // set) is reported, not left to end the process with a code the report does not show.
+  const unwatch = watchUncaught(scope);
   try {
-    return await runGuarded(options, started, guard);
+    // Loading runs outside the scope's storage (entering it early would slow every import by
+    // the async hooks it turns on); what an eval file's top level does reaches every watched
+    // suite, this one included.
+    return await runGuarded(options, started, scope, guard);
   } finally {
+    unwatch();
     guard?.uninstall();
   }
 }
 
-async function runGuarded(options: SuiteOptions, started: number, guard: NetworkGuard | undefined): Promise<EvalReport> {
+async function runGuarded(options: SuiteOptions, started: number, scope: SuiteScope, guard: NetworkGuard | undefined): Promise<EvalReport> {
   const select = caseFilter(options);
-  const loaded = await loadEvalFiles(options.paths, options.cwd);
+  const loaded = await loadEvalFiles(options.paths, options.cwd, { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
   let selected = 0;
   const planned: PlannedCase[] = [];
   for (const file of loaded) {
@@ -133,6 +140,7 @@ async function runGuarded(options: SuiteOptions, started: number, guard: Network
     ...(options.liveContext ? { liveContext: options.liveContext } : {}),
     ...(options.onCaseDone ? { onCaseDone: options.onCaseDone } : {}),
     ...(guard ? { guard } : {}),
+    scope,
   });
   const errors: { code: string; message: string }[] = [];
   if (loaded.some((file) => file.cases.length > 0) && selected === 0 && (options.tags?.length || options.pattern !== undefined)) {
@@ -141,9 +149,12 @@ async function runGuarded(options: SuiteOptions, started: number, guard: Network
       message: `no case matches${options.tags?.length ? ` --tags ${options.tags.join(",")}` : ""}${options.pattern !== undefined ? ` -t ${options.pattern}` : ""}`,
     });
   }
-  for (const target of guard?.stray ?? []) {
-    // Outside every case (an eval file's top level, a timer no case owns): the run as a whole fails.
+  for (const target of scope.stray) {
+    // Outside every case (an eval file's top level, a timer no case owns, a case's leftover timer): the run as a whole fails.
     errors.push({ code: "network_blocked", message: `network request under --mock outside any case: ${target}` });
+  }
+  for (const error of scope.errors) {
+    errors.push({ code: "uncaught_error", message: `an error outside any case was never handled: ${error}` });
   }
   const files: FileResult[] = loaded.map((file) => ({ file: file.file, cases: file.cases.length, ...(file.error ? { error: file.error } : {}) }));
   const report: EvalReport = {
@@ -165,7 +176,25 @@ async function runGuarded(options: SuiteOptions, started: number, guard: Network
     files,
     cases,
   };
-  if (options.baseline) report.comparison = compareReports(options.baseline.report, cases, options.baseline.file);
+  if (options.baseline) {
+    // Only the baseline's cases this run selected are compared: a case filtered out by --tags,
+    // -t or the paths, or run by another shard, is neither "removed" nor anything else.
+    const defined = new Set(loaded.flatMap((file) => file.cases.map((definition) => `${file.file} > ${definition.name}`)));
+    const ran = new Set(cases.map((result) => result.id));
+    const loadedFiles = new Set(loaded.map((file) => file.file));
+    const broken = new Set(loaded.filter((file) => file.error).map((file) => file.file));
+    const roots = options.paths.map((path) => resolve(options.cwd, path));
+    const inScope = (result: CaseResult): boolean => {
+      if (ran.has(result.id)) return true;
+      // Not run now. It was removed if nothing defines it any more and this run would have selected it.
+      if (options.shard && options.shard.count > 1) return false;
+      if (defined.has(result.id) || broken.has(result.file) || !matchesSelection(result, options)) return false;
+      const path = resolve(options.cwd, result.file);
+      return loadedFiles.has(result.file) || roots.some((root) => path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`));
+    };
+    const baseline = { ...options.baseline.report, cases: options.baseline.report.cases.filter(inScope) };
+    report.comparison = compareReports(baseline, cases, options.baseline.file);
+  }
   return report;
 }
 

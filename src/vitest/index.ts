@@ -61,7 +61,9 @@ function judge<O>(scorer: Scorer<O>, received: unknown, options: O, expected?: u
     judge: undefined,
   }) as ScoreResult;
   if (result instanceof Promise) throw new TypeError(`${scorer.name} is asynchronous; use it through t.judge in an eval case`);
-  if (result.skipped) return { pass: false, message: () => `cannot check: ${result.reason}` };
+  // A check that could not be made is neither a pass nor a failure, so `.not` must not turn it
+  // into a pass: it throws, whichever way the matcher was asked.
+  if (result.skipped) throw new Error(`${scorer.name}: cannot check: ${result.reason}`);
   return { pass: result.pass, message: () => (result.pass ? `expected not, but: ${result.reason}` : result.reason) };
 }
 

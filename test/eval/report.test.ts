@@ -86,18 +86,57 @@ describe("Markdown", () => {
 });
 
 describe("merging shard reports", () => {
+  const shard = (index: number, count: number, cases: CaseResult[], options: Partial<EvalReport["options"]> = {}): EvalReport => {
+    const base = report(cases);
+    return { ...base, options: { ...base.options, ...options, shard: { index, count } } };
+  };
+
   it("joins the cases, recomputes the summary and refuses overlaps and mixed modes", () => {
-    const one = report([result("a", "passed")]);
-    const two = report([result("b", "failed")]);
+    const one = shard(1, 2, [result("a", "passed")]);
+    const two = shard(2, 2, [result("b", "failed")]);
     const merged = mergeReports([
       { file: "1.json", report: one },
       { file: "2.json", report: two },
     ]);
     expect(merged.summary).toMatchObject({ cases: 2, passed: 1, failed: 1, exitCode: 1 });
+    expect(merged.options.shard).toBeNull();
     expect(merged.files).toEqual([{ file: "eval/a.eval.ts", cases: 1 }]);
     expect(merged.mergedFrom).toEqual(["1.json", "2.json"]);
-    expect(() => mergeReports([{ file: "1.json", report: one }, { file: "1b.json", report: one }])).toThrow(/is in both 1\.json and 1b\.json/);
+    expect(() => mergeReports([{ file: "1.json", report: one }, { file: "1b.json", report: { ...two, cases: one.cases } }])).toThrow(/is in both 1\.json and 1b\.json/);
     expect(() => mergeReports([{ file: "1.json", report: one }, { file: "live.json", report: { ...two, mode: "live" } }])).toThrow(/--live report/);
+  });
+
+  it("refuses anything but every shard of one run: missing, repeated, unsharded, other counts or other options", () => {
+    const part = (index: number, count = 3, options: Partial<EvalReport["options"]> = {}) => ({ file: `s${index}.json`, report: shard(index, count, [result(`c${index}`, "passed")], options) });
+    expect(() => mergeReports([part(1), part(3)])).toThrow("shard 2/3 missing: give every shard's report (2 of 3 given)");
+    expect(() => mergeReports([part(1), part(1), part(2)])).toThrow("shard 1/3 again (s1.json is that shard too)");
+    expect(() => mergeReports([part(1, 2), part(2, 3)])).toThrow("shard 2/3, but s1.json is one of 2 shards");
+    expect(() => mergeReports([part(1), { file: "whole.json", report: report([result("w", "passed")]) }])).toThrow("not a shard's report");
+    const differing: [Partial<EvalReport["options"]>, string][] = [
+      [{ repeat: 3 }, "--repeat 3"],
+      [{ threshold: 0.5 }, "--threshold 0.5"],
+      [{ tags: ["smoke"] }, '--tags ["smoke"]'],
+      [{ pattern: "calc" }, '-t "calc"'],
+    ];
+    for (const [options, flag] of differing) {
+      expect(() => mergeReports([part(1), part(2), part(3, 3, options)])).toThrow(`run with ${flag}, but s1.json with`);
+    }
+    expect(mergeReports([part(2), part(3), part(1)]).summary.cases).toBe(3);
+  });
+
+  it("drops the shards' own baseline comparisons, and compares the merged run when given a baseline", () => {
+    const comparison = { baseline: "old.json", regressions: [], fixed: [], added: [], removed: ["eval/a.eval.ts > c2"], scoreChanges: [] };
+    const one = { ...shard(1, 2, [result("c1", "passed")]), comparison };
+    const two = { ...shard(2, 2, [result("c2", "failed")]), comparison };
+    expect(mergeReports([{ file: "1.json", report: one }, { file: "2.json", report: two }]).comparison).toBeUndefined();
+    const baseline = report([result("c1", "passed"), result("c2", "passed"), result("gone", "passed"), result("elsewhere", "passed", 1, "eval/other.eval.ts")]);
+    const merged = mergeReports([{ file: "1.json", report: one }, { file: "2.json", report: two }], { baseline: { file: "base.json", report: baseline } });
+    expect(merged.comparison).toMatchObject({
+      baseline: "base.json",
+      regressions: [{ id: "eval/a.eval.ts > c2", before: "passed", after: "failed" }],
+      // eval/other.eval.ts was not part of this run: its case is not called removed.
+      removed: ["eval/a.eval.ts > gone"],
+    });
   });
 });
 

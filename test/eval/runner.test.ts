@@ -112,6 +112,7 @@ describe("a case's verdict", () => {
         test: async (t) => {
           await t.send("2 + 2?");
           t.maxCost(1);
+          t.outputContains("4", { severity: "soft" });
           t.outputContains("nope", { severity: "soft" });
         },
       },
@@ -119,10 +120,31 @@ describe("a case's verdict", () => {
     const attempt = only(results);
     expect(attempt.assertions.map((assertion) => [assertion.status, assertion.value])).toEqual([
       ["skipped", null],
+      ["passed", 1],
       ["failed", 0],
     ]);
-    expect(attempt.score).toBe(0);
-    expect(results[0]?.status).toBe("passed");
+    // The mean of 1 and 0: the skip is neither a 1 (0.67) nor a 0 (0.33).
+    expect(attempt.score).toBe(0.5);
+  });
+
+  it("a case whose every assertion was skipped fails: nothing was checked", async () => {
+    const spec = (threshold: number): EvalSpec => ({
+      name: `all skipped, threshold ${threshold}`,
+      config: agent,
+      mock: calculates,
+      threshold,
+      test: async (t) => {
+        await t.send("2 + 2?");
+        t.maxCost(0.0001); // the scripted model has no price: skipped
+        await t.judge({ name: "test/cannot-judge", description: "always skips", score: () => ({ skipped: true, reason: "cannot judge" }) });
+      },
+    });
+    const results = await run([spec(0), spec(1)]);
+    for (const result of results) {
+      expect(result.status).toBe("failed");
+      expect(result.score).toBeNull();
+      expect(result.attempts[0]?.errors).toEqual(["every assertion was skipped; nothing was checked"]);
+    }
   });
 
   it("a case that cannot be set up is an error, not a failure", async () => {
@@ -133,7 +155,7 @@ describe("a case's verdict", () => {
 });
 
 describe("mocks that cannot lie", () => {
-  it("tool mocks answer in order, and one call too many fails the call", async () => {
+  it("tool mocks answer in order, and one call too many fails the call and the case", async () => {
     const results = await run([
       {
         name: "results run out",
@@ -153,7 +175,10 @@ describe("mocks that cannot lie", () => {
         },
       },
     ]);
-    expect(results[0]?.status).toBe("passed");
+    // Every assertion held, but the run needed a result the mock does not have: not a pass.
+    expect(results[0]?.status).toBe("failed");
+    expect(only(results).assertions.every((assertion) => assertion.status === "passed")).toBe(true);
+    expect(only(results).errors).toEqual(["the tool mock ran out: mock for calculator has no result for call #2 (it holds 1)"]);
   });
 
   it("a network request under --mock fails the case that made it, and only that case", async () => {

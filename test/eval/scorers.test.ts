@@ -131,6 +131,32 @@ describe("tool-trajectory", () => {
     expect(trajectory(["write", "delete"], { order: "superset" })).toMatchObject({ pass: false, value: 0.5 });
   });
 
+  it("unordered: each expected entry gets its own call by a full matching, whatever order the entries are written in", () => {
+    const twoSearches = buildLog([requested("x", "search", { q: "a" }), finished("x", "search", null), requested("y", "search", { q: "b" }), finished("y", "search", null)]);
+    const loose = { name: "search" };
+    const strict = { name: "search", args: { q: "a" } };
+    for (const order of ["unordered", "superset"] as const) {
+      // First-fit would give the loose entry the q:"a" call and leave the strict one nothing.
+      expect(score(toolTrajectoryScorer, { events: twoSearches, expected: [loose, strict], options: { order } }).pass, order).toBe(true);
+      expect(score(toolTrajectoryScorer, { events: twoSearches, expected: [strict, loose], options: { order } }).pass, order).toBe(true);
+    }
+    expect(score(toolTrajectoryScorer, { events: twoSearches, expected: [strict, strict], options: { order: "unordered" } })).toMatchObject({ pass: false, value: 0.5 });
+  });
+
+  it("unordered: the verdict does not depend on the order of the expected entries (property)", () => {
+    const call = fc.record({ name: fc.constantFrom("a", "b"), q: fc.constantFrom(1, 2) });
+    const entry = fc.record({ name: fc.constantFrom("a", "b"), q: fc.option(fc.constantFrom(1, 2), { nil: undefined }) });
+    fc.assert(
+      fc.property(fc.array(call, { maxLength: 5 }), fc.array(entry, { maxLength: 5 }), (made, wanted) => {
+        const events = buildLog(made.flatMap((item, index) => [requested(`c${index}`, item.name, { q: item.q }), finished(`c${index}`, item.name, null)]));
+        const expected = wanted.map((item) => (item.q === undefined ? { name: item.name } : { name: item.name, args: { q: item.q } }));
+        const forward = score(toolTrajectoryScorer, { events, expected, options: { order: "unordered" } });
+        const backward = score(toolTrajectoryScorer, { events, expected: [...expected].reverse(), options: { order: "unordered" } });
+        expect([backward.pass, backward.value]).toEqual([forward.pass, forward.value]);
+      }),
+    );
+  });
+
   it("subset: every call made is among the expected ones", () => {
     expect(trajectory(["search", "read", "write", "delete"], { order: "subset" }).pass).toBe(true);
     expect(trajectory(["search", "read"], { order: "subset" })).toMatchObject({ pass: false, value: 2 / 3 });
@@ -206,6 +232,23 @@ describe("value scorers", () => {
     expect(score(exactScorer, { value: { a: 1, b: undefined }, expected: { a: 1 } }).pass).toBe(true);
     expect(score(exactScorer, { value: " Lisbon ", expected: "lisbon", options: { caseSensitive: false, trim: true } }).pass).toBe(true);
     expect(score(exactScorer, { value: 4, expected: "4" }).reason).toBe('expected "4", got 4');
+  });
+
+  it("exact: dates, maps, sets and regular expressions are compared by what they hold, never as empty objects", () => {
+    const exact = (value: unknown, expected: unknown) => score(exactScorer, { value, expected }).pass;
+    expect(exact(new Date("2026-01-01"), new Date("2026-01-01"))).toBe(true);
+    expect(exact(new Date("2026-01-01"), new Date("2027-01-01"))).toBe(false);
+    expect(exact(new Map([["a", 1]]), new Map([["a", 1]]))).toBe(true);
+    expect(exact(new Map([["a", 1]]), new Map([["a", 2]]))).toBe(false);
+    expect(exact(new Map([["a", 1]]), new Map())).toBe(false);
+    expect(exact(new Map([[{ k: 1 }, "x"]]), new Map([[{ k: 1 }, "x"]]))).toBe(true);
+    expect(exact(new Set([1, 2]), new Set([2, 1]))).toBe(true);
+    expect(exact(new Set([1, 2]), new Set([1, 3]))).toBe(false);
+    expect(exact(/a/i, /a/i)).toBe(true);
+    expect(exact(/a/i, /a/g)).toBe(false);
+    expect(exact(new Date(0), {})).toBe(false);
+    expect(exact({ when: new Date(0) }, { when: new Date(1) })).toBe(false);
+    expect(score(exactScorer, { value: new Set([1]), expected: new Set([2]) }).reason).toBe('expected {"Set":[2]}, got {"Set":[1]}');
   });
 
   it("includes: all or any of several substrings; the value is the share found", () => {
@@ -294,6 +337,10 @@ describe("the scorer registry and contract", () => {
       /a scorer named "test\/always" is already registered/,
     );
     expect(() => getScorer("numerik")).toThrow(/no scorer named "numerik" \(did you mean "numeric"\?\)/);
+    // A built-in is shared by every eval file of a run: one file may not change another's verdicts.
+    const lenient = defineScorer({ name: "exact", description: "lenient", score: () => ({ value: 1, pass: true, reason: "anything goes" }) });
+    expect(() => registerScorer(lenient, { replace: true })).toThrow(/"exact" is a built-in scorer and cannot be replaced .*e\.g\. "my\/exact"/);
+    expect(getScorer("exact")).toBe(exactScorer);
     expect(() => defineScorer({ name: "Bad Name", description: "", score: () => ({ skipped: true, reason: "" }) })).toThrow(/lower-case words/);
   });
 

@@ -36,6 +36,12 @@ describe("retrace/vitest matchers", () => {
     expect(() => expect(run).toBeWithinBudget({ maxCost: 1 })).toThrow(/cannot check: cannot check cost/);
   });
 
+  it("a check that cannot be made fails either way: .not does not turn it into a pass", async () => {
+    const run = await echoRun(); // a scripted model: no price, so no cost
+    expect(() => expect(run).not.toBeWithinBudget({ maxCost: 1000 })).toThrow(/budgets: cannot check: cannot check cost/);
+    expect(() => expect(run).toBeWithinBudget({ maxCost: 1000 })).toThrow(/budgets: cannot check: cannot check cost/);
+  });
+
   it("read a hand-built log, a RunView, or an eval case's t", () => {
     const events = buildLog([
       user("write"),

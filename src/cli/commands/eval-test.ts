@@ -1,13 +1,16 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
-import { EvalDefinitionError, RetraceError, UsageError } from "../../errors/index.js";
+import { EvalDefinitionError, UsageError } from "../../errors/index.js";
 import type { RunStore } from "../../journal/index.js";
 import { ConsoleReporter } from "../../eval/report/console.js";
 import { renderJunit } from "../../eval/report/junit.js";
 import { renderMarkdown } from "../../eval/report/markdown.js";
 import { readReport } from "../../eval/report/read.js";
 import type { EvalReport } from "../../eval/report/schema.js";
+import { withReportErrors } from "../../eval/report/summary.js";
+import { NetworkGuard } from "../../eval/network-guard.js";
+import { suiteScope, watchUncaught, type SuiteScope } from "../../eval/scope.js";
 import { parseShard, runEvalSuite } from "../../eval/suite.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
@@ -19,7 +22,8 @@ Runs the eval cases (defineEval) in *.eval.ts / *.eval.js files under the paths 
 
 Modes:
   --mock                 scripted models only (the default): no key, no network (a request fails the
-                         case), nothing written outside each case's temp dir
+                         case); runs kept in memory, and Retrace's file tools write only to each
+                         case's temp copy of the workspace (your own code in a case is not sandboxed)
   --live                 the configured providers (API keys needed)
 
 Selecting:
@@ -30,7 +34,8 @@ Selecting:
 Running:
   --concurrency <n>      cases in flight at once (default: the number of cores, ${availableParallelism()}, under --live;
                          at least 16 under --mock, where cases interleave in one thread)
-  --timeout <ms>         per-case timeout for cases that set none (default 30000)
+  --timeout <ms>         per-case timeout (turns, body and scoring) for cases that set none,
+                         and for loading each eval file (default 30000)
   --repeat <n>           run each case n times: pass rate per case, flaky cases listed
   --bail [n]             stop starting cases after n failures (default 1)
   --threshold <0..1>     least score a case needs, for cases that set none (default 0)
@@ -38,8 +43,11 @@ Running:
 
 Reporting:
   --reporter <r>         console (always on unless another reporter writes to stdout),
-                         json[=<file>], junit[=<file>], markdown[=<file>]; repeatable
+                         json[=<file>], junit[=<file>], markdown[=<file>]; repeatable; at most one
+                         may write to stdout (no file)
   --baseline <file>      a previous JSON report: list regressions, fixes and score changes
+                         among the cases this run selected (merge shards, then compare with
+                         retrace merge-reports --baseline)
 
 Exit codes: 0 all cases passed, 1 a case failed, 2 a file, config or option could not be loaded.
 `;
@@ -49,23 +57,39 @@ interface ReporterTarget {
   file: string | undefined;
 }
 
-function parseReporters(values: readonly string[], cwd: string): ReporterTarget[] {
-  return values.map((value) => {
+function parseReporters(values: readonly string[], cwd: string, command = "eval-test"): ReporterTarget[] {
+  const targets = values.map((value): ReporterTarget => {
     const [kind, ...rest] = value.split("=");
     const file = rest.length ? rest.join("=") : undefined;
     if (kind !== "console" && kind !== "json" && kind !== "junit" && kind !== "markdown") {
-      throw new UsageError(`eval-test: unknown reporter "${kind}"; choose console, json[=<file>], junit[=<file>] or markdown[=<file>]`);
+      throw new UsageError(`${command}: unknown reporter "${kind}"; choose console, json[=<file>], junit[=<file>] or markdown[=<file>]`);
     }
-    if (kind === "console" && file) throw new UsageError("eval-test: the console reporter writes to the terminal; it takes no file");
-    if (file === "") throw new UsageError(`eval-test: --reporter ${kind}= needs a file name`);
+    if (kind === "console" && file) throw new UsageError(`${command}: the console reporter writes to the terminal; it takes no file`);
+    if (file === "") throw new UsageError(`${command}: --reporter ${kind}= needs a file name`);
     return { kind, file: file === undefined ? undefined : resolve(cwd, file) };
   });
+  const toStdout = targets.filter((target) => target.kind !== "console" && target.file === undefined);
+  if (toStdout.length > 1) {
+    throw new UsageError(
+      `${command}: ${toStdout.map((target) => target.kind).join(" and ")} would both write to stdout; give all but one a file, e.g. --reporter ${toStdout[1]?.kind}=results.${toStdout[1]?.kind === "markdown" ? "md" : toStdout[1]?.kind === "junit" ? "xml" : "json"}`,
+    );
+  }
+  return targets;
 }
 
 function positiveInteger(name: string, text: string | undefined, allowZero = false): number | undefined {
   if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw new UsageError(`eval-test: ${name} must be a ${allowZero ? "non-negative" : "positive"} integer, got "${text}"`);
+  // Digits only: Number() would also take "", " ", "0x10" and "1e3".
+  const value = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(value) || value < (allowZero ? 0 : 1)) throw new UsageError(`eval-test: ${name} must be a ${allowZero ? "non-negative" : "positive"} integer, got "${text}"`);
+  return value;
+}
+
+/** A decimal from 0 to 1 ("0.8", "1", ".5"); Number() would also take "", "0x1" and "1e-1". */
+function parseThreshold(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = /^(?:\d+(?:\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
+  if (!(value >= 0 && value <= 1)) throw new UsageError(`eval-test: --threshold must be a number from 0 to 1, got "${text}"`);
   return value;
 }
 
@@ -99,8 +123,7 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
   if (values.mock && values.live) throw new UsageError("eval-test: choose --mock or --live, not both");
   const mode = values.live ? "live" : "mock";
   if (mode === "mock" && values.db) throw new UsageError("eval-test: --db keeps --live runs; --mock runs are never written");
-  const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
-  if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) throw new UsageError(`eval-test: --threshold must be a number from 0 to 1, got "${values.threshold}"`);
+  const threshold = parseThreshold(values.threshold);
   const reporters = parseReporters(values.reporter ?? [], io.cwd);
   const shard = values.shard === undefined ? undefined : parseShardOption(values.shard);
   const concurrency = positiveInteger("--concurrency", values.concurrency);
@@ -120,6 +143,11 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
     const { SqliteRunStore } = await import("../../journal/sqlite-store.js");
     store = new SqliteRunStore(resolve(io.cwd, values.db));
   }
+  // The suite's scope, kept by this process to its end: under --mock the network stays refused
+  // after the suite (a case's leftover timer gets nothing in the moments before the process
+  // exits), and an error thrown then cannot change the exit code the report gave.
+  const scope = io === processIO ? suiteScope(mode === "mock") : undefined;
+  if (scope) holdUntilExit(scope, io);
   consoleReporter?.start(mode);
   let report: EvalReport;
   try {
@@ -138,6 +166,7 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
       ...(shard ? { shard } : {}),
       ...(store ? { store } : {}),
       ...(baseline ? { baseline } : {}),
+      ...(scope ? { scope } : {}),
       ...(consoleReporter
         ? {
             onFileLoaded: (file, planned) => consoleReporter.fileLoaded(file, planned),
@@ -148,8 +177,12 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
   } finally {
     store?.close();
   }
+  // Files first: one that cannot be written is an error of the report, which the console's
+  // verdict and the exit code then include.
+  report = writeFileReports(report, reporters);
   consoleReporter?.finish(report);
-  writeReports(report, reporters, io);
+  writeStdoutReports(report, reporters, io);
+  if (scope) reportedSoFar.set(scope, { stray: scope.stray.length, errors: scope.errors.length });
   if (io === processIO) {
     // A case that timed out may have left its body running (a timer, a socket under --live).
     // The suite is over: if such leftovers keep the process alive, end it with the suite's code.
@@ -173,21 +206,67 @@ export function renderReport(report: EvalReport, kind: "json" | "junit" | "markd
   return renderMarkdown(report);
 }
 
-export function writeReports(report: EvalReport, reporters: readonly ReporterTarget[], io: CliIO): void {
-  for (const reporter of reporters) {
-    if (reporter.kind === "console") continue;
-    const text = renderReport(report, reporter.kind);
-    if (reporter.file === undefined) {
-      io.stdout(text);
-      continue;
-    }
+/**
+ * Writes the reporters that have a file. One that cannot be written becomes an error of the
+ * report (exit code 2); the files that were written are written again to carry it, so every
+ * file, the console and the exit code agree.
+ */
+export function writeFileReports(report: EvalReport, reporters: readonly ReporterTarget[]): EvalReport {
+  const targets = reporters.filter((reporter): reporter is ReporterTarget & { kind: "json" | "junit" | "markdown"; file: string } => reporter.kind !== "console" && reporter.file !== undefined);
+  const written: typeof targets = [];
+  const failures: { code: string; message: string }[] = [];
+  for (const target of targets) {
     try {
-      mkdirSync(dirname(reporter.file), { recursive: true });
-      writeFileSync(reporter.file, text);
+      writeReportFile(report, target);
+      written.push(target);
     } catch (error) {
-      throw new RetraceError("report_write", `cannot write the ${reporter.kind} report: ${(error as Error).message}`, { file: reporter.file });
+      failures.push({ code: "report_write", message: `cannot write the ${target.kind} report to ${target.file}: ${(error as Error).message}` });
     }
   }
+  if (failures.length === 0) return report;
+  const updated = withReportErrors(report, failures);
+  for (const target of written) {
+    try {
+      writeReportFile(updated, target);
+    } catch {
+      // It was writable a moment ago; the report already says what went wrong.
+    }
+  }
+  return updated;
+}
+
+function writeReportFile(report: EvalReport, target: { kind: "json" | "junit" | "markdown"; file: string }): void {
+  mkdirSync(dirname(target.file), { recursive: true });
+  writeFileSync(target.file, renderReport(report, target.kind));
+}
+
+/** Writes the (at most one) reporter without a file to stdout. */
+export function writeStdoutReports(report: EvalReport, reporters: readonly ReporterTarget[], io: CliIO): void {
+  for (const reporter of reporters) {
+    if (reporter.kind !== "console" && reporter.file === undefined) io.stdout(renderReport(report, reporter.kind));
+  }
+}
+
+/** What of a held scope the report already shows; anything after it is told on stderr at exit. */
+const reportedSoFar = new WeakMap<SuiteScope, { stray: number; errors: number }>();
+
+/**
+ * Keeps, for the rest of the process: the network guard (under --mock), and the watch on
+ * uncaught errors. What either catches after the report was made cannot change the exit code
+ * the report gave; it is told on stderr as the process exits.
+ */
+function holdUntilExit(scope: SuiteScope, io: CliIO): void {
+  if (scope.guarded) new NetworkGuard(scope).install();
+  watchUncaught(scope);
+  process.once("exit", () => {
+    const seen = reportedSoFar.get(scope);
+    if (!seen) return;
+    const late = [
+      ...scope.stray.slice(seen.stray).map((target) => `network request under --mock refused after the report was made: ${target}`),
+      ...scope.errors.slice(seen.errors).map((error) => `after the report was made: ${error}`),
+    ];
+    for (const line of late) io.stderr(`warning: ${line}\n`);
+  });
 }
 
 export { parseReporters, type ReporterTarget };

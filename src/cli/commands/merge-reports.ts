@@ -6,26 +6,36 @@ import { readReport } from "../../eval/report/read.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
-import { parseReporters, writeReports } from "./eval-test.js";
+import { parseReporters, writeFileReports, writeStdoutReports } from "./eval-test.js";
 
-export const mergeReportsHelp = `retrace merge-reports <report.json...> [--reporter json=<file>|junit=<file>|markdown=<file>]
+export const mergeReportsHelp = `retrace merge-reports <report.json...> [--baseline <report.json>] [--reporter json=<file>|junit=<file>|markdown=<file>]
 
 Merges the JSON reports of the shards of one eval run (retrace eval-test --shard i/n
 --reporter json=<file>) into one report, prints its summary and exits as the whole run would have.
+Every shard must be there (1/n to n/n, once each), run with the same --repeat, --threshold,
+--tags and -t.
+
+  --baseline <file>      compare the merged run with a previous JSON report (a shard's own
+                         comparison covers only its share, so the merged report drops those)
 
 Exit codes: 0 all cases passed, 1 a case failed, 2 a report, file or config could not be loaded.
 `;
 
 export function mergeReportsCommand(argv: string[], io: CliIO): ExitCode {
-  const { values, positionals } = parseCommandArgs("merge-reports", argv, { reporter: { type: "string", multiple: true } });
+  const { values, positionals } = parseCommandArgs("merge-reports", argv, { reporter: { type: "string", multiple: true }, baseline: { type: "string" } });
   if (positionals.length === 0) throw new UsageError(`merge-reports: give the JSON reports to merge\n\n${mergeReportsHelp}`);
-  const reporters = parseReporters(values.reporter ?? [], io.cwd);
-  const merged = mergeReports(positionals.map((file) => ({ file, report: readReport(resolve(io.cwd, file)) })));
+  const reporters = parseReporters(values.reporter ?? [], io.cwd, "merge-reports");
+  const baseline = values.baseline === undefined ? undefined : { file: values.baseline, report: readReport(resolve(io.cwd, values.baseline)) };
+  let merged = mergeReports(
+    positionals.map((file) => ({ file, report: readReport(resolve(io.cwd, file)) })),
+    baseline ? { baseline } : {},
+  );
+  merged = writeFileReports(merged, reporters);
   if (!reporters.some((reporter) => reporter.kind !== "console" && reporter.file === undefined)) {
     const reporter = new ConsoleReporter({ write: (text) => io.stdout(text), isTTY: io.isTTY, color: io.isTTY && !io.env.NO_COLOR });
     io.stdout(`merged ${positionals.length} report(s): ${merged.summary.cases} case(s)\n`);
     reporter.finish(merged);
   }
-  writeReports(merged, reporters, io);
+  writeStdoutReports(merged, reporters, io);
   return merged.summary.exitCode;
 }

@@ -33,3 +33,24 @@ export function compareReports(baseline: EvalReport, current: readonly CaseResul
 function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
 }
+
+/** Whether a case (from a report) has the tags and name a run with these options selects. */
+export function matchesSelection(result: Pick<CaseResult, "id" | "name" | "tags">, options: { tags?: readonly string[]; pattern?: string | null | undefined }): boolean {
+  const tags = (options.tags ?? []).flatMap((entry) => entry.split(",")).map((tag) => tag.trim()).filter(Boolean);
+  const include = tags.filter((tag) => !tag.startsWith("!"));
+  const exclude = tags.filter((tag) => tag.startsWith("!")).map((tag) => tag.slice(1));
+  if (include.length > 0 && !include.some((tag) => result.tags.includes(tag))) return false;
+  if (exclude.some((tag) => result.tags.includes(tag))) return false;
+  if (options.pattern === undefined || options.pattern === null) return true;
+  const pattern = namePattern(options.pattern);
+  return pattern.test(result.name) || pattern.test(result.id);
+}
+
+/** `-t`'s pattern: a regular expression, or the text itself when it is not a valid one. */
+export function namePattern(text: string): RegExp {
+  try {
+    return new RegExp(text);
+  } catch {
+    return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  }
+}

@@ -135,7 +135,7 @@ export class ConsoleReporter {
         ? this.#paint("32", "PASS")
         : summary.exitCode === 1
           ? this.#paint("31", "FAIL")
-          : this.#paint("31", "ERROR (something could not be loaded)");
+          : this.#paint("31", summary.fileErrors || summary.errors ? "ERROR (something could not be loaded)" : "ERROR (the run failed outside its cases; see above)");
     this.#out.write(`\n${verdict} · exit code ${summary.exitCode}\n`);
   }
 

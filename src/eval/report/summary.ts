@@ -1,5 +1,5 @@
 /** The numbers at the top of a report, and the exit code that goes with them. */
-import type { CaseResult, EvalSummary, FileResult } from "./schema.js";
+import type { CaseResult, EvalReport, EvalSummary, FileResult } from "./schema.js";
 
 export function summarise(
   cases: readonly CaseResult[],
@@ -32,4 +32,11 @@ export function exitCodeOf(summary: Omit<EvalSummary, "exitCode" | "durationMs" 
   if (summary.fileErrors > 0 || summary.errors > 0 || suiteErrors > 0) return 2;
   if (summary.failed > 0 || summary.skipped > 0) return 1;
   return 0;
+}
+
+/** The report with run-level errors added (e.g. a report file that could not be written), its exit code updated. */
+export function withReportErrors(report: EvalReport, errors: readonly { code: string; message: string }[]): EvalReport {
+  if (errors.length === 0) return report;
+  const all = [...report.errors, ...errors];
+  return { ...report, errors: all, summary: { ...report.summary, exitCode: exitCodeOf(report.summary, all.length) } };
 }

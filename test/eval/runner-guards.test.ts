@@ -1,0 +1,447 @@
+/**
+ * What keeps a case honest, in-process: deadlines that cover the whole case, the --mock network
+ * guard (every way out, late attempts, overlapping suites), mocks that run out, turns the body
+ * forgot to await, and sub-agents that write files. Each test is a specification: the case
+ * must not pass, and must say why.
+ */
+import { execFileSync } from "node:child_process";
+import dgram from "node:dgram";
+import dns from "node:dns";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collectCases, defineEval, type EvalSpec } from "../../src/eval/define.js";
+import { NetworkGuard } from "../../src/eval/network-guard.js";
+import type { AttemptResult, CaseResult } from "../../src/eval/report/schema.js";
+import { runCases, type PlannedCase, type RunCasesOptions } from "../../src/eval/runner.js";
+import { suiteScope } from "../../src/eval/scope.js";
+import { tempDir } from "../helpers.js";
+
+const agent = { name: "guard-test", max_steps: 4, llm: { provider: "openai" as const }, tools: ["calculator"] };
+const calculates = {
+  responses: [{ tool_calls: [{ name: "calculator", arguments: { expression: "2 + 2" } }] }, { text: "2 + 2 = 4." }],
+};
+const says = (text: string) => ({ responses: [{ text }] });
+
+async function plan(specs: EvalSpec[], file?: string): Promise<PlannedCase[]> {
+  const cases = await collectCases(file, async () => specs.forEach((spec) => defineEval(spec)));
+  return cases.map((definition) => ({ id: `test > ${definition.name}`, file: "test", case: definition }));
+}
+
+async function run(specs: EvalSpec[], options: Partial<RunCasesOptions> = {}): Promise<CaseResult[]> {
+  return runCases(await plan(specs), { mode: "mock", ...options });
+}
+
+const attempt = (result: CaseResult | undefined): AttemptResult => {
+  const found = result?.attempts[0];
+  if (!found) throw new Error("no attempt");
+  return found;
+};
+
+/** A tool mock that does `act` (reaching out somehow), then answers. */
+const reachesOut = (act: () => unknown) => ({
+  calculator: async () => {
+    try {
+      await act();
+    } catch {
+      // The code under test swallows the refusal: the case must fail all the same.
+    }
+    return { result: 4 };
+  },
+});
+
+/** A local HTTP server and UDP socket that note every hit, so "refused" is checked, not assumed. */
+const hits: string[] = [];
+let server: http.Server;
+let udp: dgram.Socket;
+let httpUrl = "";
+let udpPort = 0;
+
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    hits.push(`HTTP ${request.url}`);
+    response.end("ok");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  httpUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  udp = dgram.createSocket("udp4");
+  udp.on("message", (message) => hits.push(`UDP ${message.length} bytes`));
+  await new Promise<void>((resolve) => udp.bind(0, "127.0.0.1", resolve));
+  udpPort = udp.address().port;
+});
+
+afterAll(() => {
+  server.close();
+  udp.close();
+});
+
+describe("a case that hangs", () => {
+  it("a body awaiting a promise that never settles times out; its assertions are still reported", async () => {
+    const [result] = await run([
+      {
+        name: "awaits forever",
+        config: agent,
+        mock: says("hi"),
+        timeout: 50,
+        test: async (t) => {
+          await t.send("hi");
+          t.completed();
+          await new Promise(() => {});
+        },
+      },
+    ]);
+    expect(result?.status).toBe("failed");
+    expect(attempt(result).errors).toEqual(['timed out after 50 ms (set "timeout" on the case or --timeout)']);
+    expect(attempt(result).assertions.map((item) => [item.label, item.status])).toEqual([["completed()", "passed"]]);
+  });
+
+  it("a matcher that never settles fails at the case's deadline instead of hanging the run", async () => {
+    const [result] = await run([
+      {
+        name: "predicate never settles",
+        config: agent,
+        mock: says("hi"),
+        timeout: 50,
+        test: async (t) => {
+          await t.send("hi");
+          t.completed();
+          t.check(t.reply, () => new Promise<boolean>(() => {}), { label: "never settles" });
+        },
+      },
+    ]);
+    expect(result?.status).toBe("failed");
+    expect(attempt(result).errors).toEqual(['timed out after 50 ms (set "timeout" on the case or --timeout)']);
+    expect(attempt(result).assertions.map((item) => [item.label, item.status, item.reason])).toEqual([
+      ["completed()", "passed", "the run was completed"],
+      ["never settles", "failed", "did not settle before the case's deadline"],
+    ]);
+  });
+
+  it("one deadline covers the body and the scoring together", async () => {
+    const slow = (ms: number) => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), ms));
+    const [result] = await run([
+      {
+        name: "slow body, slow matcher",
+        config: agent,
+        mock: says("hi"),
+        timeout: 150,
+        test: async (t) => {
+          await t.send("hi");
+          await slow(100);
+          t.check(t.reply, () => slow(100), { label: "slow matcher" });
+        },
+      },
+    ]);
+    expect(result?.status).toBe("failed");
+    expect(attempt(result).errors).toContain('timed out after 150 ms (set "timeout" on the case or --timeout)');
+  });
+
+  it("a timeout beyond what a timer can hold is not taken as zero", async () => {
+    const [result] = await run([
+      {
+        name: "very long timeout",
+        config: agent,
+        mock: says("hi"),
+        timeout: 3_000_000_000,
+        test: async (t) => {
+          await t.send("hi");
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          t.completed();
+        },
+      },
+    ]);
+    expect(result?.status).toBe("passed");
+  });
+});
+
+describe("under --mock, every way to the network is refused inside a case", () => {
+  it("child processes, worker threads, UDP datagrams and DNS queries fail the case that tried", async () => {
+    const dir = tempDir();
+    const marker = (name: string) => join(dir, name);
+    const results = await run(
+      [
+        { name: "execFileSync", act: () => execFileSync(process.execPath, ["-e", `require("fs").writeFileSync(${JSON.stringify(marker("exec"))}, "ran")`]) },
+        {
+          name: "new Worker",
+          act: () =>
+            new Promise((resolve) => {
+              const worker = new Worker(`require("fs").writeFileSync(${JSON.stringify(marker("worker"))}, "ran")`, { eval: true });
+              worker.on("exit", resolve);
+            }),
+        },
+        {
+          name: "UDP send",
+          act: () =>
+            new Promise((resolve) => {
+              const socket = dgram.createSocket("udp4");
+              try {
+                socket.send("hello", udpPort, "127.0.0.1", () => resolve(undefined));
+              } finally {
+                socket.close();
+              }
+            }),
+        },
+        {
+          name: "DNS Resolver",
+          act: () => {
+            const resolver = new dns.promises.Resolver({ timeout: 200, tries: 1 });
+            resolver.setServers([`127.0.0.1:${udpPort}`]);
+            return resolver.resolve4("exfil.example.com");
+          },
+        },
+        { name: "dns.lookup", act: () => new Promise((resolve, reject) => dns.lookup("example.com", (error) => (error ? reject(error) : resolve(undefined)))) },
+        { name: "dns.promises.resolve4", act: () => dns.promises.resolve4("example.com") },
+      ].map(({ name, act }) => ({
+        name,
+        config: agent,
+        mock: calculates,
+        tools: reachesOut(act),
+        test: async (t) => {
+          await t.send("2 + 2?");
+          t.completed();
+        },
+      })),
+    );
+    const errors = Object.fromEntries(results.map((result) => [result.name, attempt(result).errors.join("\n")]));
+    expect(errors).toEqual({
+      execFileSync: expect.stringMatching(/^network request under --mock: a child process \(execFileSync .*node -e /),
+      "new Worker": expect.stringMatching(/^network request under --mock: a worker thread \(new Worker\("require/),
+      "UDP send": `network request under --mock: UDP 127.0.0.1:${udpPort}; mock runs never touch the network (mock the tool, or run with --live)`,
+      "DNS Resolver": expect.stringMatching(/^network request under --mock: DNS resolve4 exfil\.example\.com;/),
+      "dns.lookup": expect.stringMatching(/^network request under --mock: DNS lookup example\.com;/),
+      "dns.promises.resolve4": expect.stringMatching(/^network request under --mock: DNS resolve4 example\.com;/),
+    });
+    expect(results.every((result) => result.status === "failed")).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hits).toEqual([]);
+    expect([existsSync(marker("exec")), existsSync(marker("worker"))]).toEqual([false, false]);
+  });
+
+  it("outside every case, child processes still run while the guard is installed (esbuild is one)", () => {
+    const guard = new NetworkGuard();
+    guard.install();
+    try {
+      expect(execFileSync(process.execPath, ["-e", "process.stdout.write('ok')"]).toString()).toBe("ok");
+    } finally {
+      guard.uninstall();
+    }
+    expect(guard.stray).toEqual([]);
+  });
+
+  it("a case's leftover timer that reaches out after the case ended is refused and reported on the suite", async () => {
+    const scope = suiteScope(true);
+    const guard = new NetworkGuard(scope);
+    guard.install();
+    try {
+      const results = await run(
+        [
+          {
+            name: "leaves a timer",
+            config: agent,
+            mock: says("hi"),
+            test: async (t) => {
+              await t.send("hi");
+              t.completed();
+              setTimeout(() => void fetch(`${httpUrl}/late`).catch(() => undefined), 20);
+            },
+          },
+          {
+            name: "keeps the suite busy",
+            config: agent,
+            mock: says("hi"),
+            test: async (t) => {
+              await t.send("hi");
+              await new Promise((resolve) => setTimeout(resolve, 80));
+              t.completed();
+            },
+          },
+        ],
+        { guard, scope },
+      );
+      expect(results.map((result) => result.status)).toEqual(["passed", "passed"]);
+      expect(scope.stray).toEqual([`GET ${httpUrl}/late (from case "test > leaves a timer" after it ended)`]);
+      expect(hits).toEqual([]);
+    } finally {
+      guard.uninstall();
+    }
+  });
+
+  it("overlapping suites share one guard: the first to finish does not unguard the other", async () => {
+    const original = globalThis.fetch;
+    const slowCases = await plan([
+      {
+        name: "fetches late",
+        config: agent,
+        mock: calculates,
+        tools: reachesOut(async () => {
+          await new Promise((resolve) => setTimeout(resolve, 60));
+          await fetch(`${httpUrl}/overlap`);
+        }),
+        test: async (t) => {
+          await t.send("2 + 2?");
+          t.completed();
+        },
+      },
+    ]);
+    const fastCases = await plan([{ name: "quick", config: agent, mock: says("hi"), test: async (t) => (await t.send("hi"), t.completed()) }]);
+    const slow = runCases(slowCases, { mode: "mock" });
+    const fast = await runCases(fastCases, { mode: "mock" });
+    expect(fast[0]?.status).toBe("passed");
+    expect(globalThis.fetch).not.toBe(original);
+    const [late] = await slow;
+    expect(late?.status).toBe("failed");
+    expect(attempt(late).errors[0]).toMatch(/^network request under --mock: GET http:\/\/127\.0\.0\.1:\d+\/overlap;/);
+    expect(hits).toEqual([]);
+    expect(globalThis.fetch).toBe(original);
+  });
+});
+
+describe("mocks that run out fail the case", () => {
+  function subAgentProject(): string {
+    const dir = tempDir();
+    writeFileSync(join(dir, "lead.yaml"), "name: lead\nllm: { provider: openai }\nagents:\n  helper: { config: ./helper.yaml, mock: ./helper.mock.yaml }\n");
+    writeFileSync(join(dir, "helper.yaml"), "name: helper\nllm: { provider: openai }\ntools: [calculator]\n");
+    // The helper asks for the calculator, then needs a second answer the script does not have.
+    writeFileSync(join(dir, "helper.mock.yaml"), 'responses:\n  - tool_calls:\n      - name: calculator\n        arguments: { expression: "1 + 1" }\n');
+    return dir;
+  }
+
+  it("a sub-agent's script that runs out fails the case, though the lead completed", async () => {
+    const dir = subAgentProject();
+    const [result] = await run([
+      {
+        name: "sub-agent runs out",
+        config: join(dir, "lead.yaml"),
+        mock: { responses: [{ tool_calls: [{ name: "helper", arguments: { task: "add" } }] }, { text: "done" }] },
+        test: async (t) => {
+          await t.send("delegate");
+          t.completed();
+        },
+      },
+    ]);
+    expect(result?.status).toBe("failed");
+    expect(attempt(result).errors).toEqual([
+      expect.stringMatching(/^the mock script of the sub-agent run eval_[0-9a-f]{12}\.call_1_1 ran out: .*script exhausted: model call #2 has no scripted response/),
+    ]);
+  });
+
+  it("a soft llm-judge whose script runs out fails the case, not just its score", async () => {
+    const [result] = await run([
+      {
+        name: "judge runs out",
+        config: agent,
+        mock: says("hi"),
+        test: async (t) => {
+          await t.send("hi");
+          t.completed();
+          await t.judge("llm-judge", { rubric: "polite", mock: { rules: [{ when: { user_contains: "zzz" }, respond: { text: "PASS" } }] }, severity: "soft" });
+        },
+      },
+    ]);
+    expect(result?.status).toBe("failed");
+    expect(attempt(result).errors).toEqual([expect.stringMatching(/^the mock script of the judge run eval_[0-9a-f]{12}\.judge1 ran out: script exhausted/)]);
+  });
+
+  it("a soft llm-judge that cannot be set up (an invalid inline script) fails the case", async () => {
+    const [result] = await run([
+      {
+        name: "judge script invalid",
+        config: agent,
+        mock: says("hi"),
+        test: async (t) => {
+          await t.send("hi");
+          t.completed();
+          await t.judge("llm-judge", { rubric: "polite", mock: { responses: [] }, severity: "soft" });
+        },
+      },
+    ]);
+    expect(result?.status).toBe("failed");
+    expect(attempt(result).errors).toEqual([
+      expect.stringMatching(/^the judge could not be set up: case "judge script invalid": the inline judge script \(mock\) is invalid: a script needs responses or rules/),
+    ]);
+  });
+
+  it("an invalid inline mock script names the case (and its eval file)", async () => {
+    const cases = await plan([{ name: "bad script", config: agent, mock: { responses: [{ txt: "hi" }] } as never, test: (t) => t.completed() }], join(tempDir(), "scripts.eval.ts"));
+    const [result] = await runCases(cases, { mode: "mock" });
+    expect(result?.status).toBe("error");
+    expect(attempt(result).errors[0]).toMatch(/scripts\.eval\.ts: case "bad script": the inline mock script is invalid: responses\[0\]\.txt: unknown key "txt" \(did you mean "text"\?\)/);
+  });
+});
+
+describe("t.send must be awaited", () => {
+  it("a turn the body did not await is not scored mid-run: the case fails and says so", async () => {
+    const [result] = await run([
+      {
+        name: "forgot to await",
+        config: agent,
+        mock: calculates,
+        test: async (t) => {
+          void t.send("2 + 2?");
+          t.calledTool("calculator");
+        },
+      },
+    ]);
+    expect(result?.status).toBe("failed");
+    expect(attempt(result).errors).toEqual(["t.send was not awaited: the body returned while a turn was still running; await every t.send(...)"]);
+    // The turn was let finish before scoring, so the report shows the whole run.
+    expect(attempt(result).run).toMatchObject({ status: "completed", toolCalls: 1 });
+    expect(attempt(result).assertions[0]?.status).toBe("passed");
+  });
+});
+
+describe("sub-agents' file tools under --mock", () => {
+  it("every agent in the tree writes to its own temp copy of its workspace, never the real one", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "notes"));
+    writeFileSync(join(dir, "notes", "note.md"), "ORIGINAL");
+    writeFileSync(join(dir, "boss.yaml"), "name: boss\nllm: { provider: openai }\nagents:\n  writer: { config: ./writer.yaml, mock: ./writer.mock.yaml }\n");
+    writeFileSync(join(dir, "writer.yaml"), "name: writer\nmode: yolo\nllm: { provider: openai }\ntools: [read_file, write_file]\nworkspace: ./notes\n");
+    writeFileSync(
+      join(dir, "writer.mock.yaml"),
+      'responses:\n  - tool_calls:\n      - name: write_file\n        arguments: { path: "note.md", content: "OVERWRITTEN" }\n  - tool_calls:\n      - name: read_file\n        arguments: { path: "note.md" }\n  - text: "written"\n',
+    );
+    let childCalls: { name: string; status: string }[] = [];
+    const [result] = await run([
+      {
+        name: "writer writes",
+        config: join(dir, "boss.yaml"),
+        mock: { responses: [{ tool_calls: [{ name: "writer", arguments: { task: "write the note" } }] }, { text: "done" }] },
+        test: async (t) => {
+          await t.send("go");
+          t.completed();
+          t.calledTool("writer");
+          const child = t.store.read(`${t.runId}.call_1_1`);
+          childCalls = child.flatMap((event) => (event.type === "tool.finished" ? [{ name: event.name, status: "finished" }] : []));
+          const read = child.find((event) => event.type === "tool.finished" && JSON.stringify(event.result).includes("OVERWRITTEN"));
+          t.check(read !== undefined, true, { label: "the writer read back what it wrote, in its copy" });
+        },
+      },
+    ]);
+    expect(result?.status, JSON.stringify(result?.attempts[0])).toBe("passed");
+    expect(childCalls).toHaveLength(2);
+    expect(readFileSync(join(dir, "notes", "note.md"), "utf8")).toBe("ORIGINAL");
+  });
+});
+
+describe("--bail with --repeat", () => {
+  it("a case that ran fewer times than asked is reported skipped, with a note — not passed", async () => {
+    const results = await run(
+      [
+        { name: "fails", config: agent, mock: says("hi"), test: async (t) => (await t.send("hi"), t.outputContains("bye")) },
+        { name: "passes", config: agent, mock: says("hi"), test: async (t) => (await t.send("hi"), t.completed()) },
+        { name: "never starts", config: agent, mock: says("hi"), test: async (t) => (await t.send("hi"), t.completed()) },
+      ],
+      { repeat: 2, bail: 1, concurrency: 3 },
+    );
+    expect(results.map((result) => [result.name, result.status, result.attempts.length])).toEqual([
+      ["fails", "failed", 2],
+      ["passes", "skipped", 1],
+      ["never starts", "skipped", 0],
+    ]);
+    expect(results[1]?.attempts[0]?.notes).toContain("stopped by --bail after 1 of 2 runs; the case is reported skipped, not passed");
+  });
+});
