@@ -1,27 +1,9 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { EvalReportSchema, type EvalReport } from "../../src/eval/report/schema.js";
 
-export const root = resolve(import.meta.dirname, "../..");
-const bin = join(root, "bin/retrace.js");
-
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The real CLI (the build in dist/) in a child process, with no API keys and no proxy settings. */
-export function retrace(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TMPDIR: tmpdir(), NO_COLOR: "1", ...options.env };
-  return new Promise((done) => {
-    execFile(process.execPath, [bin, ...args], { cwd: options.cwd ?? root, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+export { retrace, root, type CliResult as CliRun } from "../cli/run-cli.js";
 
 export function tempDir(prefix = "retrace-eval-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -30,4 +12,27 @@ export function tempDir(prefix = "retrace-eval-test-"): string {
 /** Reads a JSON report, checking it against the documented schema. */
 export function readJsonReport(file: string): EvalReport {
   return EvalReportSchema.parse(JSON.parse(readFileSync(file, "utf8")));
+}
+
+/** One eval case for CLI tests: an inline agent and script, a turn, then `body`. */
+export const CASE = (name: string, body: string, extra = ""): string => `
+defineEval({
+  name: ${JSON.stringify(name)},
+  config: { name: "t", llm: { provider: "openai" }, tools: ["calculator"] },
+  mock: { responses: [{ text: "Hello there." }] },${extra}
+  test: async (t) => {
+    await t.send("hi");
+    ${body}
+  },
+});
+`;
+
+/** A temp folder holding the given files (paths relative to it). */
+export function suite(files: Record<string, string>): string {
+  const dir = tempDir();
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, ".."), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
 }

@@ -8,28 +8,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readJsonReport, retrace, tempDir } from "./cli-helpers.js";
+import { CASE, readJsonReport, retrace, suite, tempDir } from "./cli-helpers.js";
 
-const CASE = (name: string, body: string, extra = "") => `
-defineEval({
-  name: ${JSON.stringify(name)},
-  config: { name: "t", llm: { provider: "openai" }, tools: ["calculator"] },
-  mock: { responses: [{ text: "Hello there." }] },${extra}
-  test: async (t) => {
-    await t.send("hi");
-    ${body}
-  },
-});
-`;
 
-function suite(files: Record<string, string>): string {
-  const dir = tempDir();
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, ".."), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
 
 const HEAD = `import { defineEval } from "retrace";\n`;
 

@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readJsonReport, retrace, root, tempDir } from "./cli-helpers.js";
+import { CASE, readJsonReport, retrace, root, suite, tempDir } from "./cli-helpers.js";
 
 /** Counts in a JUnit XML report, read the way CI systems read them. */
 function junitCounts(xml: string) {
@@ -15,26 +15,7 @@ function junitCounts(xml: string) {
   return { tests, failures, errors, skipped, testcases: (xml.match(/<testcase /g) ?? []).length, failureElements: (xml.match(/<failure /g) ?? []).length };
 }
 
-const CASE = (name: string, body: string, extra = "") => `
-defineEval({
-  name: ${JSON.stringify(name)},
-  config: { name: "t", llm: { provider: "openai" }, tools: ["calculator"] },
-  mock: { responses: [{ text: "Hello there." }] },${extra}
-  test: async (t) => {
-    await t.send("hi");
-    ${body}
-  },
-});
-`;
 
-function suite(files: Record<string, string>): string {
-  const dir = tempDir();
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, ".."), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
 
 describe.concurrent("retrace eval-test", () => {
   it("runs this project's own suites: all pass, exit 0, and the JSON and JUnit reports agree", async () => {
