@@ -56,6 +56,7 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
       const response = await agent.model.generate(request, {
         callIndex: log.state.llmCalls,
         attempt,
+        now: () => log.now(),
         ...(env.signal ? { signal: env.signal } : {}),
         ...(env.onTextDelta ? { onTextDelta: env.onTextDelta } : {}),
       });

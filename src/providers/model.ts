@@ -90,6 +90,8 @@ export interface GenerateOptions {
   signal?: AbortSignal;
   /** Streaming providers report text as it arrives; the final response still holds all of it. */
   onTextDelta?: (delta: string) => void;
+  /** The run's clock (epoch ms), for anything time-relative such as an HTTP-date retry-after. */
+  now?: () => number;
 }
 
 /** What every provider implements. Errors are thrown as `ProviderError` (see errors/). */

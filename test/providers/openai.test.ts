@@ -449,6 +449,13 @@ describe("OpenAI errors", () => {
     expect(retryAfterMs).toBeLessThanOrEqual(60_000);
   });
 
+  it("measures an HTTP-date retry-after against the run's clock when it is given", async () => {
+    failWith(429, envelope("slow down"), { "retry-after": "Thu, 01 Jan 2026 00:01:30 GMT" });
+    const runClock = () => Date.UTC(2026, 0, 1, 0, 1, 0);
+    const error = await expectProviderError(openai().generate(userRequest("gpt-4.1"), call(0, { now: runClock })), "rate_limited");
+    expect(error.retryAfterMs).toBe(30_000);
+  });
+
   it("500 and 503 are server errors, tried once", async () => {
     const { sent } = failWith(500, envelope("The server had an error", "server_error"));
     await expectProviderError(openai().generate(userRequest("gpt-4.1"), call()), "server");

@@ -52,7 +52,13 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
 
   async function generate(request: LlmRequest, generateOptions: GenerateOptions): Promise<LlmResponse> {
     const model = request.model || options.model;
-    const context: ProviderCallContext = { provider: "anthropic", label: "Anthropic", model, secrets: [apiKey] };
+    const context: ProviderCallContext = {
+      provider: "anthropic",
+      label: "Anthropic",
+      model,
+      secrets: [apiKey],
+      ...(generateOptions.now ? { now: generateOptions.now } : {}),
+    };
     if (apiKey === "") throw providerError(context, "missing_key", `no API key is configured for Anthropic (model "${model}")`);
     const temperature = request.temperature ?? options.temperature;
     if (temperature !== undefined) {

@@ -15,6 +15,8 @@ export interface ProviderCallContext {
   model: string;
   /** Credentials that must never appear in a message. */
   secrets: readonly string[];
+  /** The run's clock; an HTTP-date retry-after becomes a delay from it, not from the wall clock. */
+  now?: () => number;
 }
 
 export function providerError(
@@ -42,7 +44,7 @@ export interface HttpFailure {
 export function errorFromHttpStatus(context: ProviderCallContext, failure: HttpFailure): ProviderError {
   const { status } = failure;
   const said = failure.providerMessage ? `: ${failure.providerMessage}` : "";
-  const retryAfterMs = parseRetryAfterMs(failure.headers);
+  const retryAfterMs = parseRetryAfterMs(failure.headers, context.now);
   const details = { status, retryAfterMs, cause: failure.cause };
   const { label, model } = context;
   if (status === 401) {

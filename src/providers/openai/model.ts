@@ -54,7 +54,13 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
 
   async function generate(request: LlmRequest, generateOptions: GenerateOptions): Promise<LlmResponse> {
     const model = request.model || options.model;
-    const context: ProviderCallContext = { provider: dialect, label, model, secrets: [apiKey] };
+    const context: ProviderCallContext = {
+      provider: dialect,
+      label,
+      model,
+      secrets: [apiKey],
+      ...(generateOptions.now ? { now: generateOptions.now } : {}),
+    };
     if (apiKey === "" && dialect === "openai") {
       throw providerError(context, "missing_key", `no API key is configured for OpenAI (model "${model}")`);
     }
