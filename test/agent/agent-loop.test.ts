@@ -160,6 +160,16 @@ describe("the agent loop", () => {
     expect(ofType(events, "llm.failed")).toHaveLength(1);
   });
 
+  it("after a turn that failed on faults, the next turn gets the next scripted answer", async () => {
+    const script = { responses: [{ error: { status: 500, message: "down" } }, { error: { status: 500, message: "still down" } }, { text: "back up" }] };
+    const context = () => createRunContext({ clock: manualClock(), ids: sequentialIds() });
+    const run = AgentRun.start(scriptedAgent(script, { maxRetries: 1 }), { store: new MemoryRunStore(), context: context() });
+    expect((await run.send("one")).status).toBe("failed");
+    // A fresh model, as after a restart: its place in the script comes from the log alone.
+    const resumed = AgentRun.open(scriptedAgent(script, { maxRetries: 1 }), run.runId, { store: run.log.store, context: context() });
+    expect(await resumed.send("two")).toMatchObject({ status: "completed", output: "back up" });
+  });
+
   it("continues a conversation over several turns in one run", async () => {
     const agent = scriptedAgent({ responses: [{ text: "first answer" }, { text: "second answer" }] });
     const run = AgentRun.start(agent, { store: new MemoryRunStore(), context: createRunContext({ ids: sequentialIds() }) });

@@ -63,7 +63,7 @@ export class ScriptedModel implements LanguageModel {
   }
 
   #pick(request: LlmRequest, options: GenerateOptions): ResponseEntry {
-    const position = this.#positionFor(request);
+    const position = this.#positionFor(request, options.callIndex - (options.attempt - 1));
     // Earlier attempts at this same request failed on the faults the script put there.
     for (let failed = 1; failed < options.attempt; failed++) this.#next(position, request);
     const entry = this.#next(position, request);
@@ -81,15 +81,31 @@ export class ScriptedModel implements LanguageModel {
     return entry;
   }
 
-  /** Replays the script over the answers already in the conversation; faults before each are consumed too. */
-  #positionFor(request: LlmRequest): Position {
-    const position: Position = { cursor: 0, ruleUses: this.script.rules.map(() => 0) };
-    request.messages.forEach((message, index) => {
-      if (message.role !== "assistant") return;
-      const earlier = { ...request, messages: request.messages.slice(0, index) };
-      for (let entry = this.#next(position, earlier); entry?.error; entry = this.#next(position, earlier));
+  /**
+   * Replays the script over the conversation: each answer consumed an entry, after the faults
+   * its failed attempts met. A turn with no answer (its retries ran out) consumed faults too;
+   * how many is known only in total — the model calls the run made before this request
+   * (`priorCalls`) — so such a turn takes the faults next in line, leaving one call for every
+   * later answer.
+   */
+  #positionFor(request: LlmRequest, priorCalls: number): Position {
+    const position: Position = { cursor: 0, ruleUses: this.script.rules.map(() => 0), consumed: 0 };
+    const { messages } = request;
+    let answersLeft = messages.filter((message) => message.role === "assistant").length;
+    messages.forEach((message, index) => {
+      const earlier = { ...request, messages: messages.slice(0, index + (message.role === "assistant" ? 0 : 1)) };
+      if (message.role === "assistant") {
+        answersLeft--;
+        for (let entry = this.#next(position, earlier); entry?.error; entry = this.#next(position, earlier));
+      } else if (message.role === "user" && messages[index + 1]?.role === "user") {
+        while (position.consumed < priorCalls - answersLeft && this.#peek(position, earlier)?.error) this.#next(position, earlier);
+      }
     });
     return position;
+  }
+
+  #peek(position: Position, request: LlmRequest): ResponseEntry | undefined {
+    return this.#next({ cursor: position.cursor, ruleUses: [...position.ruleUses], consumed: position.consumed }, request);
   }
 
   #next(position: Position, request: LlmRequest): ResponseEntry | undefined {
@@ -98,10 +114,14 @@ export class ScriptedModel implements LanguageModel {
       if (rule.times !== undefined && uses >= rule.times) continue;
       if (!matches(rule.when, request)) continue;
       position.ruleUses[index] = uses + 1;
+      position.consumed++;
       return rule.respond;
     }
     const entry = this.script.responses[position.cursor];
-    if (entry) position.cursor++;
+    if (entry) {
+      position.cursor++;
+      position.consumed++;
+    }
     return entry;
   }
 }
@@ -109,6 +129,8 @@ export class ScriptedModel implements LanguageModel {
 interface Position {
   cursor: number;
   ruleUses: number[];
+  /** Entries taken so far, rules and responses alike: one per model call. */
+  consumed: number;
 }
 
 function kindForStatus(status: number | undefined): ProviderError["kind"] {
