@@ -93,11 +93,12 @@ export class ScriptedModel implements LanguageModel {
     const { messages } = request;
     let answersLeft = messages.filter((message) => message.role === "assistant").length;
     messages.forEach((message, index) => {
-      const earlier = { ...request, messages: messages.slice(0, index + (message.role === "assistant" ? 0 : 1)) };
       if (message.role === "assistant") {
         answersLeft--;
+        const earlier = { ...request, messages: messages.slice(0, index) };
         for (let entry = this.#next(position, earlier); entry?.error; entry = this.#next(position, earlier));
       } else if (message.role === "user" && messages[index + 1]?.role === "user") {
+        const earlier = { ...request, messages: messages.slice(0, index + 1) };
         while (position.consumed < priorCalls - answersLeft && this.#peek(position, earlier)?.error) this.#next(position, earlier);
       }
     });
