@@ -4,6 +4,7 @@
  * over character bigrams (robust to reordered words); `jaccard` compares word sets.
  */
 import { defineScorer, scored } from "../src/eval/scorer.js";
+import { editDistance } from "../src/validation/index.js";
 import { registerBuiltin } from "./registry.js";
 import { asText, describe } from "./support.js";
 
@@ -19,15 +20,7 @@ export function levenshteinSimilarity(a: string, b: string): number {
   if (a === b) return 1;
   const longer = Math.max(a.length, b.length);
   if (longer === 0) return 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    }
-    previous = current;
-  }
-  return 1 - (previous[b.length] as number) / longer;
+  return 1 - editDistance(a, b) / longer;
 }
 
 export function diceSimilarity(a: string, b: string): number {

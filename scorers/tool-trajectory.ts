@@ -10,7 +10,7 @@
  * `partial` (the expected arguments are a subset, the default) or `ignore`. Only calls that
  * finished count, unless `include: "requested"`.
  */
-import type { ToolCallView } from "../src/eval/run-view.js";
+import { finishedCalls, type ToolCallView } from "../src/eval/run-view.js";
 import { defineScorer, scored } from "../src/eval/scorer.js";
 import { registerBuiltin } from "./registry.js";
 import { describe, describeCalls, matchesArgs } from "./support.js";
@@ -23,6 +23,14 @@ export interface ToolTrajectoryOptions {
   allowExtra?: boolean;
   /** Which calls count: "finished" (ran to completion, the default) or every "requested" call. */
   include?: "finished" | "requested";
+}
+
+/**
+ * The `order` for a sequence written as `ordered` / `allowExtra` (t.toolSequence and the
+ * vitest matcher): unordered with extras allowed is a superset.
+ */
+export function sequenceOrder(ordered: boolean, allowExtra: boolean): NonNullable<ToolTrajectoryOptions["order"]> {
+  return ordered ? "ordered" : allowExtra ? "superset" : "unordered";
 }
 
 function normalise(expected: unknown): { name: string; args?: unknown }[] {
@@ -47,7 +55,7 @@ export const toolTrajectoryScorer = registerBuiltin(
       const order = options.order ?? "ordered";
       const argsMode = options.args ?? "partial";
       const allowExtra = options.allowExtra ?? false;
-      const actual = run.toolCalls.filter((call) => (options.include === "requested" ? true : call.status === "finished"));
+      const actual = options.include === "requested" ? run.toolCalls : finishedCalls(run);
       const fits = (call: ToolCallView, entry: { name: string; args?: unknown }) =>
         call.name === entry.name && matchesArgs(call.args, entry.args, argsMode);
       const got = actual.length ? actual.map((call) => label({ name: call.name, args: argsMode === "ignore" ? undefined : call.args })).join(", ") : "no calls";

@@ -220,14 +220,13 @@ export class AgentRun {
   #outcome(): TurnOutcome {
     const state = this.log.state;
     const status = state.status === "running" || state.status === "new" ? "failed" : state.status;
-    const lastPause = [...this.log.events].reverse().find((event) => event.type === "run.paused");
     return {
       runId: this.runId,
       status,
       output: state.output,
       ...(state.error ? { error: state.error } : {}),
-      pending: status === "waiting" && lastPause?.type === "run.paused" ? lastPause.pending : [],
-      ...(status === "waiting" && lastPause?.type === "run.paused" && lastPause.childRunId ? { childRunId: lastPause.childRunId } : {}),
+      pending: state.waiting?.pending ?? [],
+      ...(state.waiting?.childRunId ? { childRunId: state.waiting.childRunId } : {}),
     };
   }
 }

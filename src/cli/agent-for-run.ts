@@ -13,7 +13,7 @@ export interface RebuiltAgent {
 }
 
 function startOf(store: RunStore, runId: string): EventOf<"run.started"> {
-  const first = store.read(runId, 1)[0];
+  const first = store.read(runId, 1, 1)[0];
   if (!first) throw new RunError("run_not_found", "no such run in this store", { runId });
   if (first.type !== "run.started") throw new RunError("run_corrupt", `the run's first event is ${first.type}, not run.started`, { runId, seq: 1 });
   return first;

@@ -1,3 +1,5 @@
+import { REDACTION } from "../policy/secrets.js";
+
 /**
  * Whole key names that hold secrets (`api_key`, `openai_api_key`, `access_token`, `password`,
  * `Authorization`, ...), not any key that merely contains such a word: `max_tokens` and
@@ -5,7 +7,8 @@
  */
 const SECRET_KEY = /^(.*[_-])?(api[_-]?key|token|access[_-]?token|secret|client[_-]?secret|password|passwd|authorization|credentials?|private[_-]?key)$/i;
 
-export const REDACTED = "[redacted]";
+/** What a secret is replaced with wherever it would be recorded. */
+export const REDACTED = REDACTION;
 
 /** A copy of config data with every secret-looking value replaced, for logs and bundles. */
 export function redactSecrets(value: unknown): unknown {

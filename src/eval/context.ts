@@ -18,7 +18,7 @@ import { runStatusScorer } from "../../scorers/run-status.js";
 import { toolBlockedScorer } from "../../scorers/tool-blocked.js";
 import { toolCalledScorer } from "../../scorers/tool-called.js";
 import { toolNotCalledScorer } from "../../scorers/tool-not-called.js";
-import { toolTrajectoryScorer, type ExpectedCall } from "../../scorers/tool-trajectory.js";
+import { sequenceOrder, toolTrajectoryScorer, type ExpectedCall } from "../../scorers/tool-trajectory.js";
 import type { AgentRun, TurnOutcome } from "../agent/index.js";
 import { errorMessage } from "../errors/index.js";
 import type { BlockReason, RunEvent } from "../events/index.js";
@@ -239,7 +239,7 @@ export class EvalContext {
       `toolSequence([${calls.map((call) => (typeof call === "string" ? call : call.name)).join(", ")}]${ordered ? "" : ", unordered"}${allowExtra ? ", allowExtra" : ""})`,
       toolTrajectoryScorer,
       options,
-      { order: ordered ? "ordered" : allowExtra ? "superset" : "unordered", allowExtra, args: options.args ?? "partial" },
+      { order: sequenceOrder(ordered, allowExtra), allowExtra, args: options.args ?? "partial" },
       calls,
     );
   }

@@ -13,7 +13,7 @@ import { errorMessage, EvalLoadError, RetraceError } from "../errors/index.js";
 import { collectCases, type EvalCase } from "./define.js";
 import { compileTypeScript, type Compiled } from "./typescript.js";
 
-export const EVAL_FILE = /\.eval\.(?:ts|mts|js|mjs)$/;
+const EVAL_FILE = /\.eval\.(?:ts|mts|js|mjs)$/;
 const TYPESCRIPT = /\.m?ts$/;
 
 export interface LoadedFile {
@@ -88,7 +88,7 @@ function withLoadTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /** Loads one eval file; `compiled` is the module to import instead, for TypeScript. */
-export async function loadEvalFile(path: string, cwd: string, compiled?: Compiled, options: LoadOptions = {}): Promise<LoadedFile> {
+async function loadEvalFile(path: string, cwd: string, compiled?: Compiled, options: LoadOptions = {}): Promise<LoadedFile> {
   const file = displayPath(path, cwd);
   if (compiled && "error" in compiled) return { path, file, cases: [], error: { code: "eval_load", message: `${file}: cannot load: ${compiled.error}` } };
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;

@@ -26,10 +26,7 @@ import { syncBuiltinESMExports } from "node:module";
 import net from "node:net";
 import workerThreads from "node:worker_threads";
 import { NetworkBlockedError } from "../errors/index.js";
-import { currentScope, runInScope, suiteOf, suiteScope, type CaseScope, type SuiteScope } from "./scope.js";
-
-/** Where a case's refused attempts are recorded (the scope of a case). */
-export type NetworkSink = Pick<CaseScope, "attempts">;
+import { currentScope, suiteOf, suiteScope, type SuiteScope } from "./scope.js";
 
 interface Shared {
   installs: number;
@@ -79,17 +76,6 @@ export class NetworkGuard {
       state.restore?.();
       state.restore = undefined;
     }
-  }
-
-  /**
-   * Runs `body` as a case of this guard's suite: its refused attempts land in `sink.attempts`.
-   * (The runner enters a case's scope itself; this is for code that drives a guard directly.)
-   */
-  run<T>(sink: NetworkSink, body: () => Promise<T>): Promise<T> {
-    const scope: CaseScope = { kind: "case", suite: this.scope, id: "(case)", ended: false, attempts: sink.attempts, errors: [] };
-    return runInScope(scope, body).finally(() => {
-      scope.ended = true;
-    });
   }
 }
 

@@ -5,7 +5,6 @@
  * start-up cost and buy nothing.
  */
 import { rmSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { availableParallelism } from "node:os";
 import { dirname, isAbsolute, relative } from "node:path";
 import { AgentRun, childRunId, type AgentDefinition } from "../agent/index.js";
@@ -22,7 +21,7 @@ import type { AttemptResult, CaseResult, RunDigest } from "./report/schema.js";
 import type { RunView } from "./run-view.js";
 import type { CaseInfo, JudgeAnswer, JudgeRequest, JudgeService } from "./scorer.js";
 import { SuiteSetup, type EvalMode, type PreparedAgent } from "./setup.js";
-import { originalPosition } from "./typescript.js";
+import { framePosition } from "./typescript.js";
 
 /** A case picked to run, with the id reports know it by. */
 export interface PlannedCase {
@@ -68,7 +67,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  * the setting only decides how they interleave — and interleaving at least 16 measured ~10%
  * faster than 2 on a 1,000-case suite (the same steps of many cases run back to back).
  */
-export function defaultConcurrency(mode: EvalMode): number {
+function defaultConcurrency(mode: EvalMode): number {
   return mode === "mock" ? Math.max(16, availableParallelism()) : availableParallelism();
 }
 const EVAL_EPOCH = Date.UTC(2026, 0, 1);
@@ -530,7 +529,7 @@ function judgeService(
  * A stable 12-hex-digit id for a case: two 32-bit FNV-1a hashes with different seeds. Not a
  * security hash — it only has to tell a suite's cases apart and be the same on every run.
  */
-export function caseHash(text: string): string {
+function caseHash(text: string): string {
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ 0x5bd1e995;
   for (let i = 0; i < text.length; i++) {
@@ -567,13 +566,9 @@ function describeThrow(error: unknown, file: string | undefined): string {
   const message = errorMessage(error);
   if (!file || !(error instanceof Error) || !error.stack) return message;
   for (const frame of error.stack.split("\n").slice(1)) {
-    const found = /\(?((?:file:\/\/)?[^()\s]+):(\d+):(\d+)\)?\s*$/.exec(frame);
-    if (!found) continue;
-    const [, where, line, column] = found as unknown as [string, string, string, string];
-    const path = where.startsWith("file:") ? fileURLToPath(where) : where;
-    // A TypeScript eval file runs compiled: map the frame back to the file's own line.
-    const original = originalPosition(path, Number(line), Number(column)) ?? { file: path, line: Number(line), column: Number(column) };
-    if (original.file === file) return `${message} (at ${relative(dirname(file), file)}:${original.line}:${original.column})`;
+    // A TypeScript eval file runs compiled: the frame is mapped back to the file's own line.
+    const original = framePosition(frame);
+    if (original?.file === file) return `${message} (at ${relative(dirname(file), file)}:${original.line}:${original.column})`;
   }
   return message;
 }

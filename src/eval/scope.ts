@@ -10,9 +10,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { errorMessage } from "../errors/index.js";
-import { originalPosition } from "./typescript.js";
+import { framePosition } from "./typescript.js";
 
 /** A suite in flight, and what happened outside its cases. */
 export interface SuiteScope {
@@ -138,11 +137,8 @@ function describeError(error: unknown): string {
   // The first frame says where it came from (in the eval file itself when it ran compiled);
   // the rest is noise in a report.
   const frame = error.stack.split("\n").find((line) => line.trimStart().startsWith("at "));
-  const found = frame ? /\(?((?:file:\/\/)?[^()\s]+):(\d+):(\d+)\)?\s*$/.exec(frame) : null;
-  if (!found) return message;
-  const [, where, line, column] = found as unknown as [string, string, string, string];
-  const path = where.startsWith("file:") ? fileURLToPath(where) : where;
-  const original = originalPosition(path, Number(line), Number(column)) ?? { file: path, line: Number(line), column: Number(column) };
+  const original = frame ? framePosition(frame) : undefined;
+  if (!original) return message;
   const shown = relative(process.cwd(), original.file);
   return `${message} (at ${shown && !shown.startsWith("..") ? shown : original.file}:${original.line}:${original.column})`;
 }

@@ -62,7 +62,7 @@ export class SuiteSetup {
   }
 
   config(spec: EvalCase): LoadedConfig {
-    const baseDir = spec.file ? dirname(spec.file) : process.cwd();
+    const baseDir = caseDir(spec);
     if (typeof spec.config === "string") {
       const path = resolve(baseDir, spec.config);
       let loaded = this.#configs.get(path);
@@ -109,12 +109,12 @@ export class SuiteSetup {
 
   /** A case's script (its `mock`, or a judge's): an inline one that is invalid is named by the case and its file. */
   #caseScript(source: string | ScriptInput, spec: EvalCase, what: string): { script: Script; file: string | undefined } {
-    const baseDir = spec.file ? dirname(spec.file) : process.cwd();
+    const baseDir = caseDir(spec);
     try {
       return this.script(source, baseDir);
     } catch (error) {
       if (typeof source === "string" || !(error instanceof RetraceError)) throw error;
-      throw new EvalDefinitionError(`case "${spec.name}": the inline ${what} is invalid: ${error.describe()}`, spec.file ? { file: spec.file } : {});
+      throw new EvalDefinitionError(`case "${spec.name}": the inline ${what} is invalid: ${error.describe()}`, placeOf(spec));
     }
   }
 
@@ -174,10 +174,10 @@ export class SuiteSetup {
   /** A model for an llm-judge: a script under --mock, an `llm` section or the agent's model under --live. */
   async judgeModel(request: { model?: LanguageModel; mock?: string | ScriptInput; llm?: Record<string, unknown> }, spec: EvalCase, agentModel: LanguageModel): Promise<LanguageModel> {
     if (request.model) return request.model;
-    const baseDir = spec.file ? dirname(spec.file) : process.cwd();
+    const baseDir = caseDir(spec);
     if (this.mode === "mock") {
       if (request.mock === undefined) {
-        throw new EvalDefinitionError('llm-judge under --mock needs a judge script: pass `mock` (a script file or an inline script) or `model`', spec.file ? { file: spec.file } : {});
+        throw new EvalDefinitionError('llm-judge under --mock needs a judge script: pass `mock` (a script file or an inline script) or `model`', placeOf(spec));
       }
       const { script, file } = this.#caseScript(request.mock, spec, "judge script (mock)");
       return new ScriptedModel(script, file);
@@ -203,13 +203,23 @@ export class SuiteSetup {
     }
     throw new EvalDefinitionError(
       `case "${spec.name}" has no mock script: under --mock give it "mock" (a script file or an inline script), or use a config with llm.provider: scripted and llm.script`,
-      spec.file ? { file: spec.file } : {},
+      placeOf(spec),
     );
   }
 
   #build(loaded: LoadedConfig): Promise<AgentDefinition> {
     return buildAgent(loaded, { env: this.env, ...(this.mode === "mock" ? { model: NO_MODEL } : {}) });
   }
+}
+
+/** The folder a case's relative paths (config, scripts) are read from: its eval file's, else the working directory. */
+function caseDir(spec: EvalCase): string {
+  return spec.file ? dirname(spec.file) : process.cwd();
+}
+
+/** Where an error about the case points: its eval file, when it has one. */
+function placeOf(spec: EvalCase): { file?: string } {
+  return spec.file ? { file: spec.file } : {};
 }
 
 function attempt<T>(load: () => T): T | Error {
@@ -232,7 +242,7 @@ function applyToolMocks(tools: readonly AnyTool[], spec: EvalCase, hooks: CaseHo
   for (const [name, mock] of Object.entries(mocks)) {
     if (isTool(mock)) {
       if (mock.name !== name) {
-        throw new EvalDefinitionError(`case "${spec.name}": tools.${name} is a tool named "${mock.name}"; use the tool's own name as the key`, spec.file ? { file: spec.file } : {});
+        throw new EvalDefinitionError(`case "${spec.name}": tools.${name} is a tool named "${mock.name}"; use the tool's own name as the key`, placeOf(spec));
       }
       const index = result.findIndex((tool) => tool.name === name);
       if (index >= 0) result[index] = mock;
@@ -243,7 +253,7 @@ function applyToolMocks(tools: readonly AnyTool[], spec: EvalCase, hooks: CaseHo
     if (!tool) {
       throw new EvalDefinitionError(
         `case "${spec.name}": tools.${name} mocks a tool the agent does not have (its tools: ${tools.map((item) => item.name).join(", ") || "none"}); add it to the config, or give a tool defined with defineTool`,
-        spec.file ? { file: spec.file } : {},
+        placeOf(spec),
       );
     }
     result[result.indexOf(tool)] = { ...tool, run: mockRun(name, mock, hooks) };

@@ -9,7 +9,7 @@ import { EvalDefinitionError } from "../errors/index.js";
 import type { RunStore } from "../journal/index.js";
 import type { RunContext } from "../context/index.js";
 import { loadEvalFiles, type LoadedFile } from "./loader.js";
-import { compareReports, matchesSelection, namePattern } from "./report/compare.js";
+import { caseSelector, compareReports } from "./report/compare.js";
 import { REPORT_FORMAT, REPORT_VERSION, type CaseResult, type EvalReport, type FileResult } from "./report/schema.js";
 import { summarise } from "./report/summary.js";
 import { NetworkGuard } from "./network-guard.js";
@@ -70,18 +70,12 @@ export function selectCases(files: readonly LoadedFile[], options: Pick<SuiteOpt
 }
 
 function caseFilter(options: Pick<SuiteOptions, "tags" | "pattern">): (file: LoadedFile) => PlannedCase[] {
-  const tags = (options.tags ?? []).flatMap((entry) => entry.split(",")).map((tag) => tag.trim()).filter(Boolean);
-  const include = tags.filter((tag) => !tag.startsWith("!"));
-  const exclude = tags.filter((tag) => tag.startsWith("!")).map((tag) => tag.slice(1));
-  const pattern = options.pattern === undefined ? undefined : namePattern(options.pattern);
+  const selects = caseSelector(options);
   return (file) => {
     const planned: PlannedCase[] = [];
     for (const definition of file.cases) {
       const id = `${file.file} > ${definition.name}`;
-      const caseTags = definition.tags ?? [];
-      if (include.length > 0 && !include.some((tag) => caseTags.includes(tag))) continue;
-      if (exclude.some((tag) => caseTags.includes(tag))) continue;
-      if (pattern && !pattern.test(definition.name) && !pattern.test(id)) continue;
+      if (!selects({ id, name: definition.name, tags: definition.tags ?? [] })) continue;
       planned.push({ id, file: file.file, case: definition });
     }
     return planned;
@@ -184,11 +178,12 @@ async function runGuarded(options: SuiteOptions, started: number, scope: SuiteSc
     const loadedFiles = new Set(loaded.map((file) => file.file));
     const broken = new Set(loaded.filter((file) => file.error).map((file) => file.file));
     const roots = options.paths.map((path) => resolve(options.cwd, path));
+    const selects = caseSelector(options);
     const inScope = (result: CaseResult): boolean => {
       if (ran.has(result.id)) return true;
       // Not run now. It was removed if nothing defines it any more and this run would have selected it.
       if (options.shard && options.shard.count > 1) return false;
-      if (defined.has(result.id) || broken.has(result.file) || !matchesSelection(result, options)) return false;
+      if (defined.has(result.id) || broken.has(result.file) || !selects(result)) return false;
       const path = resolve(options.cwd, result.file);
       return loadedFiles.has(result.file) || roots.some((root) => path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`));
     };
@@ -201,7 +196,7 @@ async function runGuarded(options: SuiteOptions, started: number, scope: SuiteSc
 let version: string | undefined;
 
 /** The version in Retrace's own package.json, found from this module whether run from source or the build. */
-export function retraceVersion(): string {
+function retraceVersion(): string {
   if (version !== undefined) return version;
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {

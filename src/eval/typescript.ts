@@ -365,3 +365,18 @@ export function originalPosition(file: string, line: number, column: number): { 
   if (!best || source === undefined) return undefined;
   return { file: source, line: (best[2] as number) + 1, column: (best[3] as number) + 1 };
 }
+
+/** A stack frame's "file:line:column" (a path or a file: URL), optionally in parentheses, at the end of the line. */
+const FRAME_POSITION = /\(?((?:file:\/\/)?[^()\s]+):(\d+):(\d+)\)?\s*$/;
+
+/**
+ * Where a stack frame points, mapped back to the eval file's own line when the frame is in a
+ * compiled eval module; undefined when the frame names no position.
+ */
+export function framePosition(frame: string): { file: string; line: number; column: number } | undefined {
+  const found = FRAME_POSITION.exec(frame);
+  if (!found) return undefined;
+  const [, where, line, column] = found as unknown as [string, string, string, string];
+  const path = where.startsWith("file:") ? fileURLToPath(where) : where;
+  return originalPosition(path, Number(line), Number(column)) ?? { file: path, line: Number(line), column: Number(column) };
+}

@@ -49,6 +49,8 @@ export interface RunState {
   pendingApprovals: PendingApproval[];
   output: string;
   error: ErrorInfo | undefined;
+  /** While the run waits: what it waits on, as its last `run.paused` said. */
+  waiting: Pick<EventOf<"run.paused">, "pending" | "childRunId"> | undefined;
   lastSeq: number;
   turns: number;
 }
@@ -70,6 +72,7 @@ export function initialState(): RunState {
     pendingApprovals: [],
     output: "",
     error: undefined,
+    waiting: undefined,
     lastSeq: 0,
     turns: 0,
   };
@@ -107,6 +110,7 @@ function apply(previous: RunState, event: RunEvent): RunState {
         turns: state.turns + 1,
         turnSteps: 0,
         error: undefined,
+        waiting: undefined,
         messages: [...state.messages, { role: "user", content: event.content }],
       };
     case "llm.started":
@@ -201,11 +205,11 @@ function apply(previous: RunState, event: RunEvent): RunState {
         pendingApprovals: state.pendingApprovals.map((approval) => (approval.callId === event.callId ? { ...approval, expired: true } : approval)),
       };
     case "run.paused":
-      return { ...state, status: "waiting" };
+      return { ...state, status: "waiting", waiting: { pending: event.pending, childRunId: event.childRunId } };
     case "run.resumed":
-      return { ...state, status: "running" };
+      return { ...state, status: "running", waiting: undefined };
     case "run.finished":
-      return { ...state, status: event.status, output: event.output, error: event.error };
+      return { ...state, status: event.status, output: event.output, error: event.error, waiting: undefined };
     case "retrieval":
     case "guardrail":
       return state;

@@ -1,12 +1,11 @@
 import { SeqConflictError, StoreError } from "../errors/index.js";
 import type { RunEvent } from "../events/index.js";
 import type { RunStore, RunSummary } from "./store.js";
-import { SUMMARY_EVENT_TYPES, updateSummary } from "./summary.js";
+import { summarize } from "./summary.js";
 
 /** A RunStore in memory: for tests, `--mock` evals and anything that need not outlive the process. */
 export class MemoryRunStore implements RunStore {
   readonly #logs = new Map<string, RunEvent[]>();
-  readonly #summaries = new Map<string, RunSummary>();
 
   append(events: readonly RunEvent[]): void {
     const first = events[0];
@@ -20,26 +19,25 @@ export class MemoryRunStore implements RunStore {
     }
     log.push(...events);
     this.#logs.set(first.runId, log);
-    for (const event of events) {
-      if (!SUMMARY_EVENT_TYPES.has(event.type)) continue;
-      const summary = updateSummary(this.#summaries.get(event.runId), event);
-      if (summary) this.#summaries.set(event.runId, summary);
-    }
-    const summary = this.#summaries.get(first.runId);
-    const last = events[events.length - 1];
-    if (summary && last) this.#summaries.set(first.runId, { ...summary, events: last.seq, updatedAt: last.at });
   }
 
-  read(runId: string, fromSeq = 1): RunEvent[] {
-    return (this.#logs.get(runId) ?? []).slice(Math.max(0, fromSeq - 1));
+  read(runId: string, fromSeq = 1, toSeq = Number.MAX_SAFE_INTEGER): RunEvent[] {
+    return (this.#logs.get(runId) ?? []).slice(Math.max(0, fromSeq - 1), Math.max(0, toSeq));
   }
 
   lastSeq(runId: string): number {
     return this.#logs.get(runId)?.length ?? 0;
   }
 
+  /** Derived from the logs, as the SQLite store derives it: appends keep nothing beside them. */
   list(options: { limit?: number } = {}): RunSummary[] {
-    const rows = [...this.#summaries.values()].sort(
+    const rows = [...this.#logs.values()]
+      .flatMap((log) => {
+        const summary = summarize(log);
+        const last = log[log.length - 1];
+        return summary && last ? [{ ...summary, events: last.seq, updatedAt: last.at }] : [];
+      })
+      .sort(
       (a, b) => b.startedAt.localeCompare(a.startedAt) || b.runId.localeCompare(a.runId),
     );
     return options.limit === undefined ? rows : rows.slice(0, options.limit);

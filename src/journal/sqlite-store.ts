@@ -71,7 +71,7 @@ export class SqliteRunStore implements RunStore {
     }
     this.#insert = db.prepare("INSERT INTO events (run_id, seq, type, body) VALUES (?, ?, ?, ?)");
     this.#lastSeq = db.prepare("SELECT max(seq) AS seq FROM events WHERE run_id = ?").pluck();
-    this.#readFrom = db.prepare("SELECT seq, body FROM events WHERE run_id = ? AND seq >= ? ORDER BY seq");
+    this.#readFrom = db.prepare("SELECT seq, body FROM events WHERE run_id = ? AND seq >= ? AND seq <= ? ORDER BY seq");
     // For each run: its start, its last run.finished and its latest lifecycle event — all a summary needs.
     this.#listRuns = db.prepare(`
       SELECT s.run_id AS runId,
@@ -133,14 +133,14 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
-  read(runId: string, fromSeq = 1): RunEvent[] {
-    const rows = this.#readFrom.all(runId, fromSeq) as { seq: number; body: string }[];
+  read(runId: string, fromSeq = 1, toSeq = Number.MAX_SAFE_INTEGER): RunEvent[] {
+    const rows = this.#readFrom.all(runId, fromSeq, toSeq) as { seq: number; body: string }[];
     return rows.map((row) => parseEvent(row.body, { file: this.path, runId, seq: row.seq }));
   }
 
   /** The stored bytes of each event, exactly as written (for `trace --json` and bundles). */
   readRaw(runId: string, fromSeq = 1): string[] {
-    return (this.#readFrom.all(runId, fromSeq) as { body: string }[]).map((row) => row.body);
+    return (this.#readFrom.all(runId, fromSeq, Number.MAX_SAFE_INTEGER) as { body: string }[]).map((row) => row.body);
   }
 
   lastSeq(runId: string): number {

@@ -22,8 +22,8 @@ export interface RunSummary {
 export interface RunStore {
   /** Appends events of one run atomically; throws SeqConflictError if `events[0].seq` is not next. */
   append(events: readonly RunEvent[]): void;
-  /** Events of a run from `fromSeq` (default 1), in seq order. */
-  read(runId: string, fromSeq?: number): RunEvent[];
+  /** Events of a run from `fromSeq` (default 1) through `toSeq` (default: the last), in seq order. */
+  read(runId: string, fromSeq?: number, toSeq?: number): RunEvent[];
   /** The last seq of a run, 0 if it has none. */
   lastSeq(runId: string): number;
   list(options?: { limit?: number }): RunSummary[];

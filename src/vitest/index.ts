@@ -22,7 +22,7 @@ import { retrievedChunkScorer, type RetrievedChunkOptions } from "../../scorers/
 import { runStatusScorer } from "../../scorers/run-status.js";
 import { toolBlockedScorer } from "../../scorers/tool-blocked.js";
 import { toolCalledScorer } from "../../scorers/tool-called.js";
-import { toolTrajectoryScorer, type ExpectedCall } from "../../scorers/tool-trajectory.js";
+import { sequenceOrder, toolTrajectoryScorer, type ExpectedCall } from "../../scorers/tool-trajectory.js";
 import type { Scorer, ScoreResult } from "../eval/scorer.js";
 import { viewRun, type RunView } from "../eval/run-view.js";
 import type { BlockReason, RunEvent } from "../events/index.js";
@@ -85,7 +85,7 @@ export const retraceMatchers = {
   toHaveToolSequence(received: unknown, calls: readonly ExpectedCall[], options: { ordered?: boolean; allowExtra?: boolean } = {}): MatcherResult {
     const ordered = options.ordered ?? true;
     const allowExtra = options.allowExtra ?? false;
-    return judge(toolTrajectoryScorer, received, { order: ordered ? "ordered" : allowExtra ? "superset" : "unordered", allowExtra }, calls);
+    return judge(toolTrajectoryScorer, received, { order: sequenceOrder(ordered, allowExtra), allowExtra }, calls);
   },
   toHaveUsedNoTools(received: unknown): MatcherResult {
     return judge(noToolsScorer, received, {});

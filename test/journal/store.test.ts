@@ -23,6 +23,7 @@ describe.each(stores)("%s store", (_name, makeStore) => {
     const { events } = await runOnce({ responses: [{ tool_calls: [{ name: "echo", arguments: { text: "x" } }] }, { text: "ok" }] }, "go", {}, store);
     expect(store.read("run_0001")).toEqual(events);
     expect(store.read("run_0001", 4)).toEqual(events.slice(3));
+    expect(store.read("run_0001", 2, 3)).toEqual(events.slice(1, 3));
     expect(store.lastSeq("run_0001")).toBe(events.length);
     expect(store.read("no-such-run")).toEqual([]);
     store.close();

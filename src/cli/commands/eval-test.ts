@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { EvalDefinitionError, UsageError } from "../../errors/index.js";
 import type { RunStore } from "../../journal/index.js";
-import { ConsoleReporter } from "../../eval/report/console.js";
+import { ConsoleReporter, type ConsoleTarget } from "../../eval/report/console.js";
 import { renderJunit } from "../../eval/report/junit.js";
 import { renderMarkdown } from "../../eval/report/markdown.js";
 import { readReport } from "../../eval/report/read.js";
@@ -68,13 +68,28 @@ function parseReporters(values: readonly string[], cwd: string, command = "eval-
     if (file === "") throw new UsageError(`${command}: --reporter ${kind}= needs a file name`);
     return { kind, file: file === undefined ? undefined : resolve(cwd, file) };
   });
-  const toStdout = targets.filter((target) => target.kind !== "console" && target.file === undefined);
+  const toStdout = targets.filter(writesToStdout);
   if (toStdout.length > 1) {
     throw new UsageError(
       `${command}: ${toStdout.map((target) => target.kind).join(" and ")} would both write to stdout; give all but one a file, e.g. --reporter ${toStdout[1]?.kind}=results.${toStdout[1]?.kind === "markdown" ? "md" : toStdout[1]?.kind === "junit" ? "xml" : "json"}`,
     );
   }
   return targets;
+}
+
+/** A reporter other than the console's, given no file: it writes to stdout, and the console reporter steps aside. */
+function writesToStdout(target: ReporterTarget): target is ReporterTarget & { kind: "json" | "junit" | "markdown"; file: undefined } {
+  return target.kind !== "console" && target.file === undefined;
+}
+
+/** The console reporter's terminal: colour only on a TTY, and not under NO_COLOR. */
+function consoleTarget(io: CliIO): ConsoleTarget {
+  return { write: (text) => io.stdout(text), isTTY: io.isTTY, color: io.isTTY && !io.env.NO_COLOR };
+}
+
+/** `--baseline <file>`: the report, read now, so a bad file fails before any case runs. */
+function readBaseline(file: string | undefined, cwd: string): { file: string; report: EvalReport } | undefined {
+  return file === undefined ? undefined : { file, report: readReport(resolve(cwd, file)) };
 }
 
 function positiveInteger(name: string, text: string | undefined, allowZero = false): number | undefined {
@@ -130,13 +145,10 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
   const timeoutMs = positiveInteger("--timeout", values.timeout);
   const repeat = positiveInteger("--repeat", values.repeat);
   const bail = positiveInteger("--bail", values.bail, true);
-  const baseline = values.baseline === undefined ? undefined : { file: values.baseline, report: readReport(resolve(io.cwd, values.baseline)) };
+  const baseline = readBaseline(values.baseline, io.cwd);
 
   // A reporter without a file writes to stdout, and then the console reporter steps aside.
-  const stdoutTaken = reporters.some((reporter) => reporter.kind !== "console" && reporter.file === undefined);
-  const consoleReporter = stdoutTaken
-    ? undefined
-    : new ConsoleReporter({ write: (text) => io.stdout(text), isTTY: io.isTTY, color: io.isTTY && !io.env.NO_COLOR });
+  const consoleReporter = reporters.some(writesToStdout) ? undefined : new ConsoleReporter(consoleTarget(io));
 
   let store: (RunStore & { close(): void }) | undefined;
   if (values.db) {
@@ -200,7 +212,7 @@ function parseShardOption(text: string) {
   }
 }
 
-export function renderReport(report: EvalReport, kind: "json" | "junit" | "markdown"): string {
+function renderReport(report: EvalReport, kind: "json" | "junit" | "markdown"): string {
   if (kind === "json") return `${JSON.stringify(report, null, 2)}\n`;
   if (kind === "junit") return renderJunit(report);
   return renderMarkdown(report);
@@ -243,7 +255,7 @@ function writeReportFile(report: EvalReport, target: { kind: "json" | "junit" | 
 /** Writes the (at most one) reporter without a file to stdout. */
 export function writeStdoutReports(report: EvalReport, reporters: readonly ReporterTarget[], io: CliIO): void {
   for (const reporter of reporters) {
-    if (reporter.kind !== "console" && reporter.file === undefined) io.stdout(renderReport(report, reporter.kind));
+    if (writesToStdout(reporter)) io.stdout(renderReport(report, reporter.kind));
   }
 }
 
@@ -269,4 +281,4 @@ function holdUntilExit(scope: SuiteScope, io: CliIO): void {
   });
 }
 
-export { parseReporters, type ReporterTarget };
+export { parseReporters, writesToStdout, consoleTarget, readBaseline, type ReporterTarget };

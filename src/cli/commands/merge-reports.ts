@@ -6,7 +6,7 @@ import { readReport } from "../../eval/report/read.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
-import { parseReporters, writeFileReports, writeStdoutReports } from "./eval-test.js";
+import { consoleTarget, parseReporters, readBaseline, writeFileReports, writesToStdout, writeStdoutReports } from "./eval-test.js";
 
 export const mergeReportsHelp = `retrace merge-reports <report.json...> [--baseline <report.json>] [--reporter json=<file>|junit=<file>|markdown=<file>]
 
@@ -25,14 +25,14 @@ export function mergeReportsCommand(argv: string[], io: CliIO): ExitCode {
   const { values, positionals } = parseCommandArgs("merge-reports", argv, { reporter: { type: "string", multiple: true }, baseline: { type: "string" } });
   if (positionals.length === 0) throw new UsageError(`merge-reports: give the JSON reports to merge\n\n${mergeReportsHelp}`);
   const reporters = parseReporters(values.reporter ?? [], io.cwd, "merge-reports");
-  const baseline = values.baseline === undefined ? undefined : { file: values.baseline, report: readReport(resolve(io.cwd, values.baseline)) };
+  const baseline = readBaseline(values.baseline, io.cwd);
   let merged = mergeReports(
     positionals.map((file) => ({ file, report: readReport(resolve(io.cwd, file)) })),
     baseline ? { baseline } : {},
   );
   merged = writeFileReports(merged, reporters);
-  if (!reporters.some((reporter) => reporter.kind !== "console" && reporter.file === undefined)) {
-    const reporter = new ConsoleReporter({ write: (text) => io.stdout(text), isTTY: io.isTTY, color: io.isTTY && !io.env.NO_COLOR });
+  if (!reporters.some(writesToStdout)) {
+    const reporter = new ConsoleReporter(consoleTarget(io));
     io.stdout(`merged ${positionals.length} report(s): ${merged.summary.cases} case(s)\n`);
     reporter.finish(merged);
   }

@@ -23,7 +23,7 @@ Options:
   --json                 print {"runId","status","output"} (plus "error", or "pending" when waiting) as JSON
 `;
 
-export function outcomeExitCode(outcome: TurnOutcome): ExitCode {
+function outcomeExitCode(outcome: TurnOutcome): ExitCode {
   if (outcome.status === "completed") return ExitCode.ok;
   if (outcome.status === "waiting") return ExitCode.waiting;
   return ExitCode.failed;

@@ -34,16 +34,20 @@ function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
 }
 
-/** Whether a case (from a report) has the tags and name a run with these options selects. */
-export function matchesSelection(result: Pick<CaseResult, "id" | "name" | "tags">, options: { tags?: readonly string[]; pattern?: string | null | undefined }): boolean {
+/**
+ * Whether a case has the tags and name a run with these options selects (`--tags`, with "!tag"
+ * excluding, and `-t`). The tags are parsed and the pattern compiled once, for every case asked about.
+ */
+export function caseSelector(options: { tags?: readonly string[]; pattern?: string | null | undefined }): (entry: { id: string; name: string; tags: readonly string[] }) => boolean {
   const tags = (options.tags ?? []).flatMap((entry) => entry.split(",")).map((tag) => tag.trim()).filter(Boolean);
   const include = tags.filter((tag) => !tag.startsWith("!"));
   const exclude = tags.filter((tag) => tag.startsWith("!")).map((tag) => tag.slice(1));
-  if (include.length > 0 && !include.some((tag) => result.tags.includes(tag))) return false;
-  if (exclude.some((tag) => result.tags.includes(tag))) return false;
-  if (options.pattern === undefined || options.pattern === null) return true;
-  const pattern = namePattern(options.pattern);
-  return pattern.test(result.name) || pattern.test(result.id);
+  const pattern = options.pattern === undefined || options.pattern === null ? undefined : namePattern(options.pattern);
+  return (entry) => {
+    if (include.length > 0 && !include.some((tag) => entry.tags.includes(tag))) return false;
+    if (exclude.some((tag) => entry.tags.includes(tag))) return false;
+    return !pattern || pattern.test(entry.name) || pattern.test(entry.id);
+  };
 }
 
 /** `-t`'s pattern: a regular expression, or the text itself when it is not a valid one. */

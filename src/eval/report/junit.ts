@@ -21,10 +21,14 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
+/** A case's time: all its attempts'. */
+function duration(result: CaseResult): number {
+  return result.attempts.reduce((sum, attempt) => sum + attempt.durationMs, 0);
+}
+
 function testcase(result: CaseResult): string {
   const attempt = telling(result);
-  const duration = result.attempts.reduce((sum, item) => sum + item.durationMs, 0);
-  const open = `    <testcase classname="${escape(result.file)}" name="${escape(result.name)}" time="${seconds(duration)}">`;
+  const open = `    <testcase classname="${escape(result.file)}" name="${escape(result.name)}" time="${seconds(duration(result))}">`;
   const properties = [
     `        <property name="score" value="${result.score === null ? "" : result.score.toFixed(4)}"/>`,
     ...(attempt?.runId ? [`        <property name="runId" value="${escape(attempt.runId)}"/>`] : []),
@@ -64,7 +68,7 @@ export function renderJunit(report: EvalReport): string {
     const cases = byFile.get(file.file) ?? [];
     if (cases.length === 0) continue;
     const count = (status: CaseResult["status"]) => cases.filter((result) => result.status === status).length;
-    const time = cases.reduce((sum, result) => sum + result.attempts.reduce((total, attempt) => total + attempt.durationMs, 0), 0);
+    const time = cases.reduce((sum, result) => sum + duration(result), 0);
     suites.push(
       [
         `  <testsuite name="${escape(file.file)}" tests="${cases.length}" failures="${count("failed")}" errors="${count("error")}" skipped="${count("skipped")}" time="${seconds(time)}">`,

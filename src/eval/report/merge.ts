@@ -9,7 +9,7 @@
  * `baseline` compares the merged run as a whole.
  */
 import { ReportFormatError } from "../../errors/index.js";
-import { compareReports, matchesSelection } from "./compare.js";
+import { caseSelector, compareReports } from "./compare.js";
 import type { CaseResult, EvalReport, FileResult } from "./schema.js";
 import { summarise } from "./summary.js";
 
@@ -62,7 +62,8 @@ export function mergeReports(reports: readonly { file: string; report: EvalRepor
     // only if its file was loaded (and loaded cleanly) and the run's --tags and -t select it.
     const ran = new Set(ordered.map((result) => result.id));
     const clean = new Set(fileList.filter((entry) => !entry.error).map((entry) => entry.file));
-    const inScope = (result: CaseResult): boolean => ran.has(result.id) || (clean.has(result.file) && matchesSelection(result, merged.options));
+    const selects = caseSelector(merged.options);
+    const inScope = (result: CaseResult): boolean => ran.has(result.id) || (clean.has(result.file) && selects(result));
     const baseline = { ...options.baseline.report, cases: options.baseline.report.cases.filter(inScope) };
     merged.comparison = compareReports(baseline, ordered, options.baseline.file);
   }

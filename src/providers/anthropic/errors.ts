@@ -10,13 +10,14 @@ export const anthropicErrors: SdkErrors<APIError> = {
   connectionError: APIConnectionError,
   connectionTimeoutError: APIConnectionTimeoutError,
   userAbortError: APIUserAbortError,
-  // This SDK keeps the whole body in `error`.
-  httpMessage: async (error) => error.apiMessage ?? providerMessageOf(error.error),
-  streamError: (error) => ({
-    kind: kindOfErrorType(error.type),
-    message: error.apiMessage ?? providerMessageOf(error.error) ?? error.message,
-  }),
+  httpMessage: async (error) => explanationOf(error),
+  streamError: (error) => ({ kind: kindOfErrorType(error.type), message: explanationOf(error) ?? error.message }),
 };
+
+/** This SDK keeps the whole body in `error`. */
+function explanationOf(error: APIError): string | undefined {
+  return error.apiMessage ?? providerMessageOf(error.error);
+}
 
 /** A stream's `event: error` has no status; its `error.type` says the same thing instead. */
 function kindOfErrorType(type: string | null): ProviderErrorKind {

@@ -2,7 +2,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse } from "../model.js";
 import { LlmResponseSchema } from "../model.js";
-import { abortableFetch, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
+import { abortableFetch, DEFAULT_CALL_TIMEOUT_MS, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
 import { anthropicErrors } from "./errors.js";
 import { toMessagesBody, type MessagesBody } from "./request.js";
 import { fromMessage, MessageStreamAssembler } from "./response.js";
@@ -28,10 +28,9 @@ export interface AnthropicModelOptions {
 }
 
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
-const DEFAULT_TIMEOUT_MS = 600_000;
 
 export function createAnthropicModel(options: AnthropicModelOptions): LanguageModel {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const apiKey = options.apiKey ?? "";
   let client: Anthropic | undefined;
   // Built on first use and only with a key: without one the SDK would go looking for

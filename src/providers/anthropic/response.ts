@@ -23,7 +23,7 @@ export function fromMessage(wire: MessageWire): LlmResponse {
   };
 }
 
-export function stopReasonOf(stopReason: string | null | undefined): StopReason {
+function stopReasonOf(stopReason: string | null | undefined): StopReason {
   switch (stopReason) {
     case "end_turn":
     case "stop_sequence":
@@ -47,7 +47,7 @@ export function stopReasonOf(stopReason: string | null | undefined): StopReason 
  * prompt (as OpenAI reports it), so all three are added, and cachedInputTokens is the cache
  * reads, a subset of it. Cache writes (billed at 1.25x) stay priced as plain input.
  */
-export function usageOf(usage: PartialUsageWire | null | undefined): Usage {
+function usageOf(usage: PartialUsageWire | null | undefined): Usage {
   const cacheRead = usage?.cache_read_input_tokens ?? 0;
   const cacheWrite = usage?.cache_creation_input_tokens ?? 0;
   return {

@@ -41,11 +41,7 @@ export const StreamEventWire = {
   }),
   content_block_start: z.object({
     index: z.number().int().nonnegative(),
-    content_block: z.union([
-      TextBlockWire,
-      z.object({ type: z.literal("tool_use"), id: z.string().min(1), name: z.string(), input: z.unknown() }),
-      OtherBlockWire,
-    ]),
+    content_block: z.union([TextBlockWire, ToolUseBlockWire, OtherBlockWire]),
   }),
   content_block_delta: z.object({
     index: z.number().int().nonnegative(),

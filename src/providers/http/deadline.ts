@@ -19,6 +19,9 @@ export interface CallDeadline {
   dispose(): void;
 }
 
+/** What both HTTP providers allow a whole call when their options set no timeout: 10 minutes. */
+export const DEFAULT_CALL_TIMEOUT_MS = 600_000;
+
 export function startDeadline(timeoutMs: number, outer?: AbortSignal): CallDeadline {
   const controller = new AbortController();
   let timedOut = false;

@@ -1,6 +1,5 @@
 import { inspect } from "node:util";
-
-const REDACTED = "[redacted]";
+import { REDACTION } from "../../policy/secrets.js";
 
 /**
  * Secrets shorter than this are not searched for: a one- or two-letter "key" would shred
@@ -17,8 +16,8 @@ const searchable = (secrets: readonly string[]): string[] => secrets.filter((sec
  */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
   let scrubbed = text;
-  for (const secret of searchable(secrets)) scrubbed = scrubbed.split(secret).join(REDACTED);
-  return scrubbed.replace(/\b(Bearer)\s+[^\s"',;]+/gi, `$1 ${REDACTED}`);
+  for (const secret of searchable(secrets)) scrubbed = scrubbed.split(secret).join(REDACTION);
+  return scrubbed.replace(/\b(Bearer)\s+[^\s"',;]+/gi, `$1 ${REDACTION}`);
 }
 
 /**

@@ -5,9 +5,9 @@
 import OpenAI from "openai";
 import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse } from "../model.js";
 import { LlmResponseSchema } from "../model.js";
-import { abortableFetch, captureErrorBodies, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
+import { abortableFetch, DEFAULT_CALL_TIMEOUT_MS, captureErrorBodies, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
 import { openAIErrors } from "./errors.js";
-import { toChatCompletionBody, type OpenAIDialect } from "./request.js";
+import { toChatCompletionBody, type ChatCompletionBody, type OpenAIDialect } from "./request.js";
 import { ChatCompletionStreamAssembler, fromChatCompletion, type ToolCallIdSource } from "./response.js";
 import { ChatCompletionChunkWire, ChatCompletionWire } from "./wire.js";
 
@@ -29,12 +29,11 @@ export interface OpenAIModelOptions {
 }
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
-const DEFAULT_TIMEOUT_MS = 600_000;
 
 export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
   const dialect = options.provider ?? "openai";
   const baseURL = options.baseUrl ?? OPENAI_BASE_URL;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const apiKey = options.apiKey ?? "";
   const label = dialect === "openai" ? "OpenAI" : `the OpenAI-compatible server at ${baseURL}`;
 
@@ -89,7 +88,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
 
 async function generateStreaming(
   client: OpenAI,
-  body: ReturnType<typeof toChatCompletionBody>,
+  body: ChatCompletionBody,
   makeId: ToolCallIdSource,
   context: ProviderCallContext,
   signal: AbortSignal,

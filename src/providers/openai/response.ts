@@ -38,7 +38,7 @@ function argumentsText(value: string | Record<string, unknown> | null | undefine
   return typeof value === "string" ? value : canonicalJson(value);
 }
 
-export function stopReasonOf(finishReason: string | null | undefined, hasToolCalls: boolean): StopReason {
+function stopReasonOf(finishReason: string | null | undefined, hasToolCalls: boolean): StopReason {
   switch (finishReason) {
     case "tool_calls":
     case "function_call":
@@ -56,7 +56,7 @@ export function stopReasonOf(finishReason: string | null | undefined, hasToolCal
   }
 }
 
-export function usageOf(usage: UsageWire | null | undefined): Usage {
+function usageOf(usage: UsageWire | null | undefined): Usage {
   const inputTokens = usage?.prompt_tokens ?? 0;
   const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
   return {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { StopReasonSchema } from "../model.js";
 
 const ToolCallEntrySchema = z.strictObject({
   id: z.string().min(1).optional(),
@@ -19,7 +20,7 @@ export const ResponseEntrySchema = z
   .strictObject({
     text: z.string().optional(),
     tool_calls: z.array(ToolCallEntrySchema).optional(),
-    stop_reason: z.enum(["end", "tool_calls", "max_tokens", "content_filter", "other"]).optional(),
+    stop_reason: StopReasonSchema.optional(),
     usage: UsageEntrySchema.optional(),
     /** A fault instead of an answer: the provider fails this call the way a real one would. */
     error: z

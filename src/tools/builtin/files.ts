@@ -5,6 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { FileToolError, RetraceError, WorkspaceEscapeError } from "../../errors/index.js";
 import { defineTool, type Tool } from "../define.js";
+import { compareCodePoints } from "./bm25.js";
 import { Workspace } from "./workspace.js";
 
 export const DEFAULT_MAX_READ_BYTES = 1024 * 1024;
@@ -104,7 +105,7 @@ function listDirTool(workspace: Workspace): Tool<ListDirArgs, ListDirResult> {
         if (type) entries.push({ name: dirent.name, type });
       }
       // Code-point order, not localeCompare: the listing must not depend on the machine's locale.
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      entries.sort((a, b) => compareCodePoints(a.name, b.name));
       return { path: display, entries };
     },
   });

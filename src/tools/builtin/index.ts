@@ -5,36 +5,14 @@ import { BuiltinToolError } from "../../errors/index.js";
 import { fileTools } from "./files.js";
 import { searchDocsTool, type DocumentSource } from "./search-docs.js";
 
-export { calculatorTool, CalculatorInput, type CalculatorArgs, type CalculatorResult } from "./calculator.js";
-export { parseExpression, evaluate, evaluateExpression, expressionNames, type ExpressionNode, type BinaryOperator } from "./expression.js";
-export {
-  fileTools,
-  DEFAULT_MAX_READ_BYTES,
-  type FileTools,
-  type FileToolsOptions,
-  type ReadFileArgs,
-  type ReadFileResult,
-  type ListDirArgs,
-  type ListDirResult,
-  type DirEntry,
-  type WriteFileArgs,
-  type WriteFileResult,
-} from "./files.js";
-export { Workspace, isInside, type ResolvedPath } from "./workspace.js";
-export {
-  searchDocsTool,
-  loadDocuments,
-  MAX_RESULTS,
-  type DocumentSource,
-  type SearchDocsOptions,
-  type SearchDocsArgs,
-  type SearchDocsResult,
-  type SearchDocsHit,
-} from "./search-docs.js";
-export { Bm25Index, tokenize, roundScore, SCORE_DECIMALS, type Bm25Document, type Bm25Hit, type Bm25Options } from "./bm25.js";
-export { chunkDocument, DEFAULT_MAX_CHUNK_CHARS, type DocumentChunk } from "./chunks.js";
-export { globToRegExp, globBase, hasGlob } from "../../patterns/index.js";
-export { ExpressionError, WorkspaceEscapeError, FileToolError, BuiltinToolError, type FileToolErrorCode } from "../../errors/index.js";
+export { calculatorTool } from "./calculator.js";
+export { parseExpression, evaluateExpression } from "./expression.js";
+export { fileTools, type FileTools } from "./files.js";
+export { searchDocsTool, type SearchDocsOptions } from "./search-docs.js";
+export { Bm25Index, tokenize, roundScore } from "./bm25.js";
+export { chunkDocument } from "./chunks.js";
+export { globToRegExp, globBase } from "../../patterns/index.js";
+export { ExpressionError, WorkspaceEscapeError, FileToolError, BuiltinToolError } from "../../errors/index.js";
 
 export const builtinToolNames = ["calculator", "read_file", "list_dir", "write_file", "search_docs"] as const;
 export type BuiltinToolName = (typeof builtinToolNames)[number];
