@@ -185,7 +185,8 @@ function apply(previous: RunState, event: RunEvent): RunState {
         pendingApprovals: state.pendingApprovals.map((approval) => {
           if (approval.callId !== event.callId || approval.argsHash !== event.argsHash) return approval;
           // A grant that arrives after the deadline does not count: the call has expired.
-          if (approval.deadline !== undefined && Date.parse(event.at) > approval.deadline) return { ...approval, expired: true };
+          // Without a deadline a grant never comes too late.
+          if (Date.parse(event.at) > (approval.deadline ?? Number.POSITIVE_INFINITY)) return { ...approval, expired: true };
           return approval.granted.includes(event.role) ? approval : { ...approval, granted: [...approval.granted, event.role] };
         }),
       };
