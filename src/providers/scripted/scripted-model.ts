@@ -54,6 +54,7 @@ export class ScriptedModel implements LanguageModel {
       throw new ProviderError(kind, entry.error.message, {
         provider: this.provider,
         status: entry.error.status ?? STATUS_BY_KIND[kind],
+        // Stryker disable next-line ConditionalExpression: equivalent, ProviderError stores an absent and an undefined retryAfterMs alike
         ...(entry.error.retry_after_ms !== undefined ? { retryAfterMs: entry.error.retry_after_ms } : {}),
       });
     }
@@ -89,6 +90,7 @@ export class ScriptedModel implements LanguageModel {
    * later answer.
    */
   #positionFor(request: LlmRequest, priorCalls: number): Position {
+    // Stryker disable next-line ArrowFunction: equivalent, #next reads a missing use count as 0
     const position: Position = { cursor: 0, ruleUses: this.script.rules.map(() => 0), consumed: 0 };
     const { messages } = request;
     let answersLeft = messages.filter((message) => message.role === "assistant").length;
@@ -112,13 +114,14 @@ export class ScriptedModel implements LanguageModel {
   #next(position: Position, request: LlmRequest): ResponseEntry | undefined {
     for (const [index, rule] of this.script.rules.entries()) {
       const uses = position.ruleUses[index] ?? 0;
-      if (rule.times !== undefined && uses >= rule.times) continue;
+      if (uses >= (rule.times ?? Number.POSITIVE_INFINITY)) continue;
       if (!matches(rule.when, request)) continue;
       position.ruleUses[index] = uses + 1;
       position.consumed++;
       return rule.respond;
     }
     const entry = this.script.responses[position.cursor];
+    // Stryker disable next-line ConditionalExpression: equivalent, past the end every later read is undefined too, and #furthest is set only on an answer
     if (entry) {
       position.cursor++;
       position.consumed++;
