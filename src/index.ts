@@ -1,4 +1,4 @@
-/** Retrace's public API. Test doubles live in "retrace/testing". */
+/** Retrace's public API. Test doubles live in "retrace-agents/testing". */
 export { AgentRun, agentDigest, type AgentDefinition, type TurnOutcome, type CallGate, type CallVerdict, type PreparedCall } from "./agent/index.js";
 export { canonicalJson, digest, sha256, type JsonValue } from "./canonical/index.js";
 export { buildAgent, loadConfig, parseConfig, type AgentConfig, type LoadedConfig } from "./config/index.js";

@@ -41,7 +41,7 @@ responses:
   - text: "2 + 2 = 4."
 `;
 
-const EVAL = `import { defineEval, match } from "retrace";
+const EVAL = `import { defineEval, match } from "retrace-agents";
 
 // Run with: npx retrace eval-test --mock   (no key, no network)
 defineEval({
