@@ -1,9 +1,10 @@
 import { digest, frozenDigest } from "../canonical/index.js";
 import type { RunContext } from "../context/index.js";
 import { RunError } from "../errors/index.js";
-import type { ErrorInfo, EventOf } from "../events/index.js";
-import type { LlmResponse } from "../providers/model.js";
-import { RunLog, type RunStore } from "../journal/index.js";
+import type { ErrorInfo, EventOf } from "../contracts/index.js";
+import type { LlmResponse } from "../contracts/index.js";
+import { RunLog } from "../store/index.js";
+import { type RunStore } from "../contracts/index.js";
 import { toolSpecs } from "../tools/index.js";
 import type { AgentDefinition } from "./definition.js";
 import { modelStep } from "./model-step.js";

@@ -1,7 +1,7 @@
 import type { JsonValue } from "../canonical/index.js";
-import type { LanguageModel, Usage } from "../providers/model.js";
+import type { LanguageModel, Usage } from "../contracts/index.js";
 import type { AnyTool } from "../tools/index.js";
-import type { EventPayload } from "../events/index.js";
+import type { EventPayload } from "../contracts/index.js";
 import type { CallGate } from "./gate.js";
 
 /** Checks on user input and final answers; every firing becomes a `guardrail` event. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { RunContext } from "../context/index.js";
-import type { RunLog } from "../journal/index.js";
+import type { RunLog } from "../store/index.js";
 import { defineTool, type AnyTool } from "../tools/index.js";
 import type { TurnOutcome } from "./agent-run.js";
 import type { AgentDefinition } from "./definition.js";

@@ -1,8 +1,9 @@
 import { canonicalJson } from "../canonical/index.js";
 import type { RunContext } from "../context/index.js";
 import { RetraceError } from "../errors/index.js";
-import type { EventOf, EventPayload, RetrievedChunk, ToolErrorKind } from "../events/index.js";
-import type { PendingCall, RunLog } from "../journal/index.js";
+import type { EventOf, EventPayload, RetrievedChunk, ToolErrorKind } from "../contracts/index.js";
+import type { PendingCall } from "../journal/index.js";
+import type { RunLog } from "../store/index.js";
 import type { AnyTool, ToolContext } from "../tools/index.js";
 import type { AgentDefinition } from "./definition.js";
 import type { CallVerdict, PreparedCall } from "./gate.js";

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EvalDefinitionError } from "../errors/index.js";
-import type { RunStore } from "../journal/index.js";
+import type { RunStore } from "../contracts/index.js";
 import type { RunContext } from "../context/index.js";
 import { loadEvalFiles, type LoadedFile } from "./loader.js";
 import { caseSelector, compareReports } from "./report/compare.js";

@@ -3,5 +3,4 @@ export { Guardrails, type GuardrailSettings, type GuardrailEvent } from "./guard
 export { RateLimiter, type RateLimitSettings, type LimitSettings } from "./rate-limit.js";
 export type { Approver, ApprovalDecision, ApprovalQuestion } from "./approver.js";
 export { promptApprover } from "./prompt-approver.js";
-export { SECRET_PATTERNS, REDACTION } from "./secrets.js";
 export type { PolicyRule, TrustRule, ArgumentPatterns } from "./rules.js";
