@@ -5,8 +5,7 @@
  * identically. The judge must answer `{"score": 0..1, "pass": bool, "reason": "..."}` (or
  * start with PASS / FAIL); anything else fails loudly rather than guessing.
  */
-import type { LanguageModel } from "../src/contracts/index.js";
-import type { ScriptInput } from "../src/contracts/index.js";
+import type { LanguageModel, ScriptInput } from "../src/contracts/index.js";
 import { defineScorer, failed, scored } from "../src/scoring/index.js";
 import { type ScoreResult } from "../src/contracts/index.js";
 import { registerBuiltin } from "./registry.js";

@@ -10,17 +10,14 @@ import { dirname, isAbsolute, relative } from "node:path";
 import { AgentRun, childRunId, type AgentDefinition } from "../agent/index.js";
 import { createRunContext, manualClock, type RunContext } from "../context/index.js";
 import { describePlace, errorMessage, EvalDefinitionError, RetraceError } from "../errors/index.js";
-import type { LanguageModel } from "../contracts/index.js";
+import type { LanguageModel, RunEvent, RunView, CaseInfo, JudgeAnswer, JudgeRequest, JudgeService } from "../contracts/index.js";
 import { MemoryRunStore } from "../store/index.js";
 import { type RunStore } from "../contracts/index.js";
 import { closeContext, EvalContext, evaluateAssertions, sendsInFlight, unsettledAssertions, type AssertionResult } from "./context.js";
 import type { EvalCase } from "./define.js";
-import type { RunEvent } from "../contracts/index.js";
 import { NetworkGuard } from "./network-guard.js";
 import { caseScope, runInScope, suiteScope, watchUncaught, type CaseScope, type SuiteScope } from "./scope.js";
 import type { AttemptResult, CaseResult, RunDigest } from "./report/schema.js";
-import type { RunView } from "../contracts/index.js";
-import type { CaseInfo, JudgeAnswer, JudgeRequest, JudgeService } from "../contracts/index.js";
 import { SuiteSetup, type EvalMode, type PreparedAgent } from "./setup.js";
 import { framePosition } from "./typescript.js";
 

@@ -3,8 +3,7 @@
  * log always gives the same view, and nothing here reads the model's prose to decide what the
  * agent did.
  */
-import type { EventOf, RunEvent } from "../contracts/index.js";
-import type { GuardrailView, RetrievalView, RunView, ToolCallView, TurnView } from "../contracts/index.js";
+import type { EventOf, RunEvent, GuardrailView, RetrievalView, RunView, ToolCallView, TurnView } from "../contracts/index.js";
 import { addUsage, emptyUsage, type Usage } from "../contracts/index.js";
 
 export function viewRun(events: readonly RunEvent[]): RunView {

@@ -1,6 +1,5 @@
 import { SeqConflictError, StoreError } from "../errors/index.js";
-import type { RunEvent } from "../contracts/index.js";
-import type { RunStore, RunSummary } from "../contracts/index.js";
+import type { RunEvent, RunStore, RunSummary } from "../contracts/index.js";
 import { summarize } from "../journal/index.js";
 
 /** A RunStore in memory: for tests, `--mock` evals and anything that need not outlive the process. */

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseEvent, serializeEvent } from "../../src/journal/index.js";
-import { fold, initialState } from "../../src/journal/index.js";
+import { parseEvent, serializeEvent, fold, initialState } from "../../src/journal/index.js";
 import type { ResponseEntry } from "../../src/contracts/index.js";
 import { runOnce } from "../helpers.js";
 

@@ -5,9 +5,8 @@ import { buildAgent, parseConfig, type BuildOptions } from "../../src/config/ind
 import { createRunContext, manualClock } from "../../src/context/index.js";
 import type { RunEvent } from "../../src/contracts/index.js";
 import { MemoryRunStore, RunLog } from "../../src/store/index.js";
-import { type RunStore } from "../../src/contracts/index.js";
+import { type RunStore, type ScriptInput } from "../../src/contracts/index.js";
 import { ScriptedModel } from "../../src/providers/scripted/index.js";
-import { type ScriptInput } from "../../src/contracts/index.js";
 import { tempDir } from "../helpers.js";
 
 /** An agent from inline YAML (as a user writes it) answered by an inline script. */

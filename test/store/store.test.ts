@@ -4,9 +4,8 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/canonical/index.js";
 import { SeqConflictError, StoreError } from "../../src/errors/index.js";
-import { EVENT_FORMAT_VERSION, type RunEvent } from "../../src/contracts/index.js";
+import { EVENT_FORMAT_VERSION, type RunEvent, type RunStore } from "../../src/contracts/index.js";
 import { MemoryRunStore, SqliteRunStore } from "../../src/store/index.js";
-import { type RunStore } from "../../src/contracts/index.js";
 import { runOnce, tempDir } from "../helpers.js";
 
 function message(runId: string, seq: number, content = `m${seq}`): RunEvent {
