@@ -5,7 +5,7 @@
 import { resolve, sep } from "node:path";
 import { EvalDefinitionError } from "../errors/index.js";
 import { ownPackage } from "../package-info.js";
-import type { RunStore } from "../journal/index.js";
+import type { RunStore } from "../contracts/index.js";
 import type { RunContext } from "../context/index.js";
 import { loadEvalFiles, type LoadedFile } from "./loader.js";
 import { caseSelector, compareReports } from "./report/compare.js";

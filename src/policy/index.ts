@@ -5,5 +5,4 @@ export type { Approver, ApprovalDecision, ApprovalQuestion } from "./approver.js
 // promptApprover is imported from ./prompt-approver.js, not from here: its streams are Node's
 // types, and this barrel is reachable from the published declarations, which must compile in a
 // project without @types/node (test/package/fresh-project.test.ts).
-export { SECRET_PATTERNS, REDACTION } from "./secrets.js";
 export type { PolicyRule, TrustRule, ArgumentPatterns } from "./rules.js";

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import "../../src/vitest/index.js";
 import { AgentRun } from "../../src/agent/index.js";
-import { viewRun } from "../../src/eval/run-view.js";
-import { MemoryRunStore } from "../../src/journal/index.js";
+import { viewRun } from "../../src/journal/index.js";
+import { MemoryRunStore } from "../../src/store/index.js";
 import { scriptedAgent, testContext } from "../helpers.js";
 import { blockedCall, buildLog, guardrail, requested, retrieval, user } from "./log.js";
 
