@@ -25,14 +25,14 @@ export const groups = [
   {
     name: "redaction",
     label: "redaction",
-    mutate: ["src/policy/secrets.ts", "src/providers/http/secrets.ts", "src/config/redact.ts"],
+    mutate: ["src/redaction/**/*.ts", "src/providers/http/safe-cause.ts"],
     tests: ["test/redaction/**/*.test.ts"],
   },
   {
     name: "request-key",
     label: "request keys",
-    mutate: ["src/providers/request-key.ts"],
-    tests: ["test/providers/request-key*.test.ts"],
+    mutate: ["src/keys/**/*.ts"],
+    tests: ["test/keys/**/*.test.ts"],
   },
   {
     name: "scorers",
@@ -43,7 +43,7 @@ export const groups = [
   {
     name: "scripted",
     label: "scripted model",
-    mutate: ["src/providers/scripted/**/*.ts"],
+    mutate: ["src/providers/scripted/**/*.ts", "src/contracts/script.ts"],
     tests: ["test/scripted/**/*.test.ts"],
   },
 ];

@@ -9,9 +9,9 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { AgentRun } from "../src/agent/index.js";
 import { createRunContext, manualClock, sequentialIds } from "../src/context/index.js";
-import type { RunEvent } from "../src/events/index.js";
-import { MemoryRunStore, SqliteRunStore } from "../src/journal/index.js";
-import { ScriptedModel } from "../src/providers/index.js";
+import type { RunEvent } from "../src/contracts/index.js";
+import { MemoryRunStore, SqliteRunStore } from "../src/store/index.js";
+import { ScriptedModel } from "../src/providers/scripted/index.js";
 import { calculatorTool } from "../src/tools/builtin/index.js";
 
 async function realisticEvents(count: number): Promise<RunEvent[]> {

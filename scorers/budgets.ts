@@ -2,7 +2,7 @@
  * `budgets`: the run stayed within limits on steps, tokens, cost and tool calls. A cost limit on
  * a run whose price is unknown cannot be judged: that part is skipped, never passed as $0.
  */
-import { defineScorer, scored, skipped } from "../src/eval/scorer.js";
+import { defineScorer, scored, skipped } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 
 export interface BudgetOptions {

@@ -1,5 +1,5 @@
 /** `exact`: the value equals the expected value (deep equality for data; options for text). */
-import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { deepEqual, describe, normaliseText } from "./support.js";
 

@@ -1,5 +1,5 @@
 /** `guardrail`: a guardrail fired with the given action (block / warn / redact), optionally a given rule and direction. */
-import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 
 export interface GuardrailOptions {

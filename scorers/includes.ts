@@ -1,5 +1,5 @@
 /** `includes`: text contains each expected substring (or an array contains each expected item). */
-import { defineScorer, scored } from "../src/eval/scorer.js";
+import { defineScorer, scored } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { asText, deepEqual, describe, normaliseText } from "./support.js";
 

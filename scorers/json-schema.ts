@@ -3,7 +3,7 @@
  * schema. JSON Schemas are turned into zod with z.fromJSONSchema, so there is one validator.
  */
 import { z } from "zod";
-import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describe } from "./support.js";
 

@@ -5,9 +5,9 @@
  * identically. The judge must answer `{"score": 0..1, "pass": bool, "reason": "..."}` (or
  * start with PASS / FAIL); anything else fails loudly rather than guessing.
  */
-import type { LanguageModel } from "../src/providers/model.js";
-import type { ScriptInput } from "../src/providers/scripted/index.js";
-import { defineScorer, failed, scored, type ScoreResult } from "../src/eval/scorer.js";
+import type { LanguageModel, ScriptInput } from "../src/contracts/index.js";
+import { defineScorer, failed, scored } from "../src/scoring/index.js";
+import { type ScoreResult } from "../src/contracts/index.js";
 import { registerBuiltin } from "./registry.js";
 import { asText, clip, describeCalls } from "./support.js";
 

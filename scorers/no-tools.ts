@@ -1,5 +1,5 @@
 /** `no-tools`: the model asked for no tool at all (a blocked or failed request still counts as asking). */
-import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describeCalls } from "./support.js";
 

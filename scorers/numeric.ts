@@ -2,7 +2,7 @@
  * `numeric`: a number within a tolerance of the expected one. Text is read as a number; when it
  * holds several (e.g. "2 + 2 = 4"), `pick` chooses which (default: the last).
  */
-import { defineScorer, failed, scored } from "../src/eval/scorer.js";
+import { defineScorer, failed, scored } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describe } from "./support.js";
 

@@ -1,5 +1,5 @@
 /** `regex`: the text matches a regular expression. */
-import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { asText, describe, toRegExp } from "./support.js";
 

@@ -5,8 +5,9 @@
  * still registers into the table the runner reads.
  */
 import { UnknownScorerError, EvalDefinitionError } from "../src/errors/index.js";
-import { defineScorer, type Scorer } from "../src/eval/scorer.js";
-import { nearest } from "../src/validation/index.js";
+import { defineScorer } from "../src/scoring/index.js";
+import { type Scorer } from "../src/contracts/index.js";
+import { nearest } from "../src/text/index.js";
 
 const KEY = Symbol.for("retrace.scorers.v1");
 

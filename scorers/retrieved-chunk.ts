@@ -1,5 +1,5 @@
 /** `retrieved-chunk`: a retrieval (a `retrieval` event) returned a chunk with this text, id or source. */
-import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describe } from "./support.js";
 

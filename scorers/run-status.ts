@@ -1,5 +1,5 @@
 /** `run-status`: how the run's last turn ended: completed, failed (optionally with an error code) or waiting. */
-import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { clip } from "./support.js";
 

@@ -3,8 +3,8 @@
  * `levenshtein` is 1 − edit distance / longer length; `dice` is the Sørensen–Dice coefficient
  * over character bigrams (robust to reordered words); `jaccard` compares word sets.
  */
-import { defineScorer, scored } from "../src/eval/scorer.js";
-import { editDistance } from "../src/validation/index.js";
+import { defineScorer, scored } from "../src/scoring/index.js";
+import { editDistance } from "../src/text/index.js";
 import { registerBuiltin } from "./registry.js";
 import { asText, describe } from "./support.js";
 

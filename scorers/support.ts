@@ -1,5 +1,5 @@
 /** Small pure helpers the built-in scorers share: comparing values and describing them briefly. */
-import type { ToolCallView } from "../src/eval/run-view.js";
+import type { ToolCallView } from "../src/contracts/index.js";
 
 export function clip(text: string, max = 120): string {
   const flat = text.replace(/\s+/g, " ").trim();

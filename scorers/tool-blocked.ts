@@ -1,6 +1,6 @@
 /** `tool-blocked`: governance stopped a call of the tool before it ran (a `tool.blocked` event). */
-import type { BlockReason } from "../src/events/index.js";
-import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import type { BlockReason } from "../src/contracts/index.js";
+import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describeCalls } from "./support.js";
 

@@ -3,8 +3,8 @@
  * "Called" means the call ran to completion (`tool.finished`): a call that was blocked or that
  * failed was asked for, not made, and the reason says so.
  */
-import { finishedCalls } from "../src/eval/run-view.js";
-import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { finishedCalls } from "../src/journal/index.js";
+import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describe, describeCalls, matchesArgs, plural } from "./support.js";
 

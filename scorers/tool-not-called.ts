@@ -1,6 +1,6 @@
 /** `tool-not-called`: the run never called the tool (a blocked or failed request is not a call). */
-import { finishedCalls } from "../src/eval/run-view.js";
-import { defineScorer, failed, passed } from "../src/eval/scorer.js";
+import { finishedCalls } from "../src/journal/index.js";
+import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describeCalls, plural } from "./support.js";
 

@@ -10,8 +10,9 @@
  * `partial` (the expected arguments are a subset, the default) or `ignore`. Only calls that
  * finished count, unless `include: "requested"`.
  */
-import { finishedCalls, type ToolCallView } from "../src/eval/run-view.js";
-import { defineScorer, scored } from "../src/eval/scorer.js";
+import { finishedCalls } from "../src/journal/index.js";
+import { type ToolCallView } from "../src/contracts/index.js";
+import { defineScorer, scored } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describe, describeCalls, matchesArgs } from "./support.js";
 

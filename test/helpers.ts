@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { z } from "zod";
 import { AgentRun, type AgentDefinition } from "../src/agent/index.js";
 import { createRunContext, manualClock, sequentialIds } from "../src/context/index.js";
-import { MemoryRunStore, type RunStore } from "../src/journal/index.js";
-import { ScriptedModel, type ScriptInput } from "../src/providers/index.js";
+import { MemoryRunStore } from "../src/store/index.js";
+import { type RunStore, type ScriptInput } from "../src/contracts/index.js";
+import { ScriptedModel } from "../src/providers/scripted/index.js";
 import { defineTool, type AnyTool } from "../src/tools/index.js";
 
 export function tempDir(prefix = "retrace-test-"): string {

@@ -1,24 +1,14 @@
 import { digest, frozenDigest } from "../canonical/index.js";
 import type { RunContext } from "../context/index.js";
 import { RunError } from "../errors/index.js";
-import type { ErrorInfo, EventOf } from "../events/index.js";
-import type { LlmResponse } from "../providers/model.js";
-import { RunLog, type RunStore } from "../journal/index.js";
+import type { ErrorInfo, EventOf, LlmResponse } from "../contracts/index.js";
+import { RunLog } from "../store/index.js";
+import { type RunStore } from "../contracts/index.js";
 import { toolSpecs } from "../tools/index.js";
-import type { AgentDefinition } from "./definition.js";
+import type { AgentDefinition, TurnOutcome } from "./definition.js";
+import { childRunId, subAgentDefinition, type SubAgentTool } from "./sub-agent.js";
 import { modelStep } from "./model-step.js";
 import { runPendingCalls } from "./tool-batch.js";
-
-export interface TurnOutcome {
-  runId: string;
-  status: "completed" | "failed" | "waiting";
-  output: string;
-  error?: ErrorInfo;
-  /** Calls waiting for a decision when status is "waiting" (`runId` set when a child run holds it). */
-  pending: EventOf<"run.paused">["pending"];
-  /** When the run waits on a sub-agent: the child run that holds the pending decisions. */
-  childRunId?: string;
-}
 
 export interface TurnOptions {
   signal?: AbortSignal;
@@ -128,7 +118,9 @@ export class AgentRun {
     const signal = options.signal ?? controller.signal;
     for (;;) {
       if (signal.aborted) return this.#finish("failed", { code: "aborted", message: "the run was aborted" });
-      const batch = await runPendingCalls(this.agent, this.log, this.#context, signal);
+      const batch = await runPendingCalls(this.agent, this.log, this.#context, signal, (tool, task, callId) =>
+        runChild(tool, task, this.log, callId, this.#context),
+      );
       if (batch.paused) {
         this.log.append<"run.paused">({
           type: "run.paused",
@@ -238,4 +230,13 @@ function parseArguments(text: string): { ok: true; value: unknown } | { ok: fals
   } catch {
     return { ok: false };
   }
+}
+
+/** Starts the call's child run, or continues it if the log already has one (after a pause). */
+function runChild(tool: SubAgentTool, task: string, parent: RunLog, callId: string, context: RunContext): Promise<TurnOutcome> {
+  const runId = childRunId(parent.runId, callId);
+  const options = { store: parent.store, context };
+  const child = subAgentDefinition(tool);
+  if (parent.store.lastSeq(runId) > 0) return AgentRun.open(child, runId, options).resume();
+  return AgentRun.start(child, { ...options, runId, parent: { runId: parent.runId, callId } }).send(task);
 }

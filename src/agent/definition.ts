@@ -1,7 +1,6 @@
 import type { JsonValue } from "../canonical/index.js";
-import type { LanguageModel, Usage } from "../providers/model.js";
+import type { LanguageModel, Usage, ErrorInfo, EventOf, EventPayload } from "../contracts/index.js";
 import type { AnyTool } from "../tools/index.js";
-import type { EventPayload } from "../events/index.js";
 import type { CallGate } from "./gate.js";
 
 /** Checks on user input and final answers; every firing becomes a `guardrail` event. */
@@ -38,4 +37,15 @@ export interface AgentDefinition {
   guardrails?: GuardrailChecks;
   /** The configuration as recorded in `run.started`, secrets already redacted. */
   config?: JsonValue;
+}
+
+export interface TurnOutcome {
+  runId: string;
+  status: "completed" | "failed" | "waiting";
+  output: string;
+  error?: ErrorInfo;
+  /** Calls waiting for a decision when status is "waiting" (`runId` set when a child run holds it). */
+  pending: EventOf<"run.paused">["pending"];
+  /** When the run waits on a sub-agent: the child run that holds the pending decisions. */
+  childRunId?: string;
 }

@@ -1,5 +1,5 @@
-import type { BlockReason, EventPayload } from "../events/index.js";
-import type { RunLog } from "../journal/index.js";
+import type { BlockReason, EventPayload } from "../contracts/index.js";
+import type { RunLog } from "../store/index.js";
 import type { AnyTool } from "../tools/index.js";
 
 /** A call the model asked for, with its tool found and its arguments validated. */

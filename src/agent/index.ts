@@ -1,4 +1,5 @@
-export { AgentRun, agentDigest, type TurnOutcome, type TurnOptions } from "./agent-run.js";
+export { AgentRun, agentDigest, type TurnOptions } from "./agent-run.js";
+export type { TurnOutcome } from "./definition.js";
 export type { AgentDefinition, Sampling, GuardrailChecks } from "./definition.js";
 export { subAgentTool, isSubAgent, subAgentDefinition, childRunId, type SubAgentTool } from "./sub-agent.js";
 export type { CallGate, CallVerdict, PreparedCall } from "./gate.js";

@@ -1,9 +1,8 @@
 import { ProviderError, RetraceError } from "../errors/index.js";
 import { digest } from "../canonical/index.js";
-import type { EventOf, EventPayload } from "../events/index.js";
-import type { RunLog } from "../journal/index.js";
-import type { LlmRequest, LlmResponse, ToolSpec } from "../providers/model.js";
-import { requestKey } from "../providers/request-key.js";
+import type { EventOf, EventPayload, LlmRequest, LlmResponse, ToolSpec } from "../contracts/index.js";
+import type { RunLog } from "../store/index.js";
+import { requestKey } from "../keys/index.js";
 import { toolSpecs } from "../tools/index.js";
 import type { AgentDefinition } from "./definition.js";
 

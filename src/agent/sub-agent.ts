@@ -1,8 +1,5 @@
 import { z } from "zod";
-import type { RunContext } from "../context/index.js";
-import type { RunLog } from "../journal/index.js";
 import { defineTool, type AnyTool } from "../tools/index.js";
-import type { TurnOutcome } from "./agent-run.js";
 import type { AgentDefinition } from "./definition.js";
 
 const SUB_AGENT = Symbol("retrace.subAgent");
@@ -39,15 +36,4 @@ export function subAgentDefinition(tool: SubAgentTool): AgentDefinition {
 /** The child's run id is derived from the parent call, so there is never a second child for one call. */
 export function childRunId(parentRunId: string, callId: string): string {
   return `${parentRunId}.${callId}`;
-}
-
-/** Starts the call's child run, or continues it if the log already has one (after a pause). */
-export async function runChild(tool: SubAgentTool, task: string, parent: RunLog, callId: string, context: RunContext): Promise<TurnOutcome> {
-  // Imported here: agent-run imports this module's callers, and the class is needed only at call time.
-  const { AgentRun } = await import("./agent-run.js");
-  const child = tool[SUB_AGENT];
-  const runId = childRunId(parent.runId, callId);
-  const options = { store: parent.store, context };
-  if (parent.store.lastSeq(runId) > 0) return AgentRun.open(child, runId, options).resume();
-  return AgentRun.start(child, { ...options, runId, parent: { runId: parent.runId, callId } }).send(task);
 }

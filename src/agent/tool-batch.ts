@@ -1,12 +1,19 @@
 import { canonicalJson } from "../canonical/index.js";
 import type { RunContext } from "../context/index.js";
 import { RetraceError } from "../errors/index.js";
-import type { EventOf, EventPayload, RetrievedChunk, ToolErrorKind } from "../events/index.js";
-import type { PendingCall, RunLog } from "../journal/index.js";
+import type { EventOf, EventPayload, RetrievedChunk, ToolErrorKind } from "../contracts/index.js";
+import type { PendingCall } from "../journal/index.js";
+import type { RunLog } from "../store/index.js";
 import type { AnyTool, ToolContext } from "../tools/index.js";
-import type { AgentDefinition } from "./definition.js";
+import type { AgentDefinition, TurnOutcome } from "./definition.js";
 import type { CallVerdict, PreparedCall } from "./gate.js";
-import { isSubAgent, runChild } from "./sub-agent.js";
+import { isSubAgent, type SubAgentTool } from "./sub-agent.js";
+
+/**
+ * Runs a sub-agent call as its child run. The agent loop supplies it, so this module never
+ * imports the loop: the structure stays one-way (agent-run → tool-batch → sub-agent).
+ */
+export type ChildRunner = (tool: SubAgentTool, task: string, callId: string) => Promise<TurnOutcome>;
 
 export type PendingDecision = EventOf<"run.paused">["pending"][number];
 
@@ -59,10 +66,10 @@ function describeThrown(error: unknown): string {
   return String(error);
 }
 
-async function execute(call: PreparedCall, log: RunLog, context: RunContext, signal: AbortSignal): Promise<Executed> {
+async function execute(call: PreparedCall, log: RunLog, context: RunContext, signal: AbortSignal, runChild: ChildRunner): Promise<Executed> {
   const retrievals: EventPayload<"retrieval">[] = [];
   if (isSubAgent(call.tool)) {
-    const child = await runChild(call.tool, (call.args as { task: string }).task, log, call.callId, context);
+    const child = await runChild(call.tool, (call.args as { task: string }).task, call.callId);
     if (child.status === "completed") return { retrievals, outcome: { kind: "finished", result: { runId: child.runId, output: child.output } } };
     if (child.status === "waiting") return { retrievals, outcome: { kind: "waiting", childRunId: child.runId, pending: child.pending } };
     const reason = child.error ? `${child.error.code}: ${child.error.message}` : "it failed";
@@ -94,8 +101,8 @@ async function execute(call: PreparedCall, log: RunLog, context: RunContext, sig
 }
 
 /** Runs calls concurrently and writes their outcomes in call order. */
-async function executeAll(calls: readonly PreparedCall[], log: RunLog, context: RunContext, signal: AbortSignal): Promise<BatchOutcome> {
-  const executed = await Promise.all(calls.map((call) => execute(call, log, context, signal)));
+async function executeAll(calls: readonly PreparedCall[], log: RunLog, context: RunContext, signal: AbortSignal, runChild: ChildRunner): Promise<BatchOutcome> {
+  const executed = await Promise.all(calls.map((call) => execute(call, log, context, signal, runChild)));
   const outcomes: EventPayload[] = [];
   const waiting: Extract<Outcome, { kind: "waiting" }>[] = [];
   calls.forEach((call, index) => {
@@ -118,7 +125,7 @@ async function executeAll(calls: readonly PreparedCall[], log: RunLog, context: 
  * or the process stopped. A child run is continued; an idempotent tool runs again; anything
  * else may have had its effect, so it is reported as an unknown outcome, never silently re-run.
  */
-async function settleStarted(tools: ReadonlyMap<string, AnyTool>, log: RunLog, context: RunContext, signal: AbortSignal): Promise<BatchOutcome> {
+async function settleStarted(tools: ReadonlyMap<string, AnyTool>, log: RunLog, context: RunContext, signal: AbortSignal, runChild: ChildRunner): Promise<BatchOutcome> {
   const started = log.state.pendingCalls.filter((call) => call.phase === "started");
   if (started.length === 0) return { paused: false };
   const rerun: PreparedCall[] = [];
@@ -136,16 +143,22 @@ async function settleStarted(tools: ReadonlyMap<string, AnyTool>, log: RunLog, c
     }
   }
   if (unknown.length) log.appendAll(unknown);
-  return rerun.length ? executeAll(rerun, log, context, signal) : { paused: false };
+  return rerun.length ? executeAll(rerun, log, context, signal, runChild) : { paused: false };
 }
 
 /**
  * Settles every call the log says is still pending. Calls of one batch run concurrently, but
  * their events are written in call order, so the log never depends on which finished first.
  */
-export async function runPendingCalls(agent: AgentDefinition, log: RunLog, context: RunContext, signal: AbortSignal): Promise<BatchOutcome> {
+export async function runPendingCalls(
+  agent: AgentDefinition,
+  log: RunLog,
+  context: RunContext,
+  signal: AbortSignal,
+  runChild: ChildRunner,
+): Promise<BatchOutcome> {
   const tools = new Map(agent.tools.map((tool) => [tool.name, tool]));
-  const resumed = await settleStarted(tools, log, context, signal);
+  const resumed = await settleStarted(tools, log, context, signal, runChild);
   if (resumed.paused) return resumed;
   const pending = log.state.pendingCalls.filter((call) => call.phase === "requested");
   if (pending.length === 0) return { paused: false };
@@ -180,5 +193,5 @@ export async function runPendingCalls(agent: AgentDefinition, log: RunLog, conte
 
   // The start markers land before anything runs: after a crash, the log tells which calls may have had effects.
   log.appendAll(toRun.map((call) => ({ type: "tool.started", callId: call.callId, name: call.name }) as EventPayload));
-  return executeAll(toRun, log, context, signal);
+  return executeAll(toRun, log, context, signal, runChild);
 }

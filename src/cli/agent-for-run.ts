@@ -2,8 +2,7 @@ import { resolve } from "node:path";
 import { agentDigest, isSubAgent, subAgentDefinition, type AgentDefinition } from "../agent/index.js";
 import { buildAgent, loadConfig, type BuildOptions } from "../config/index.js";
 import { RunError, UsageError } from "../errors/index.js";
-import type { EventOf } from "../events/index.js";
-import type { RunStore } from "../journal/index.js";
+import type { EventOf, RunStore } from "../contracts/index.js";
 
 export interface RebuiltAgent {
   agent: AgentDefinition;

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { StoreError } from "../errors/index.js";
-import { DEFAULT_DB_PATH, SqliteRunStore } from "../journal/index.js";
+import { DEFAULT_DB_PATH, SqliteRunStore } from "../store/index.js";
 
 /**
  * The run store a command uses: --db, else the config's store.path (already resolved against

@@ -2,14 +2,16 @@ import { resolve } from "node:path";
 import { subAgentTool, type AgentDefinition } from "../agent/index.js";
 import { Guardrails, PolicyGate, type Approver } from "../policy/index.js";
 import { ConfigError } from "../errors/index.js";
-import { nearest } from "../validation/index.js";
+import { nearest } from "../text/index.js";
 import type { JsonValue } from "../canonical/index.js";
-import { createModel, ScriptedModel, type LanguageModel, type Usage } from "../providers/index.js";
+import { createModel } from "../providers/index.js";
+import { ScriptedModel } from "../providers/scripted/index.js";
+import { type LanguageModel, type Usage } from "../contracts/index.js";
 import { costOf } from "../providers/pricing/index.js";
 import { createBuiltinTool } from "../tools/builtin/index.js";
 import type { AnyTool } from "../tools/index.js";
 import { loadConfig, type LoadedConfig } from "./load.js";
-import { redactSecrets } from "./redact.js";
+import { redactSecrets } from "../redaction/index.js";
 import type { AgentConfig, ToolEntry } from "./schema.js";
 
 export interface BuildOptions {

@@ -1,5 +1,4 @@
 export { AgentConfigSchema, LlmConfigSchema, ToolEntrySchema, type AgentConfig, type LlmConfig, type ToolEntry } from "./schema.js";
 export { loadConfig, parseConfig, type LoadedConfig } from "./load.js";
 export { interpolateEnv } from "./interpolate.js";
-export { redactSecrets, REDACTED } from "./redact.js";
 export { buildAgent, configCost, type BuildOptions } from "./build-agent.js";

@@ -21,12 +21,11 @@ import { toolNotCalledScorer } from "../../scorers/tool-not-called.js";
 import { sequenceOrder, toolTrajectoryScorer, type ExpectedCall } from "../../scorers/tool-trajectory.js";
 import type { AgentRun, TurnOutcome } from "../agent/index.js";
 import { errorMessage } from "../errors/index.js";
-import type { BlockReason, RunEvent } from "../events/index.js";
-import type { RunStore } from "../journal/index.js";
-import type { Usage } from "../providers/model.js";
+import type { BlockReason, RunEvent, RunStore, Usage } from "../contracts/index.js";
 import { isScorerRef, type Matcher } from "./match.js";
-import { viewRun, type RunView, type ToolCallView, type TurnView } from "./run-view.js";
-import { checkResult, failed, passed, type CaseInfo, type JudgeService, type Scorer, type ScoreResult } from "./scorer.js";
+import { viewRun } from "../journal/index.js";
+import { type RunView, type ToolCallView, type TurnView, type CaseInfo, type JudgeService, type Scorer, type ScoreResult } from "../contracts/index.js";
+import { checkResult, failed, passed } from "../scoring/index.js";
 
 export type Severity = "gate" | "soft";
 

@@ -7,9 +7,9 @@
 import type { z } from "zod";
 import type { AgentConfigSchema } from "../config/index.js";
 import { EvalDefinitionError } from "../errors/index.js";
-import type { ScriptInput } from "../providers/scripted/index.js";
+import type { ScriptInput } from "../contracts/index.js";
 import type { AnyTool, ToolContext } from "../tools/index.js";
-import { nearest } from "../validation/index.js";
+import { nearest } from "../text/index.js";
 import type { EvalContext } from "./context.js";
 
 /** An agent config as written in YAML, given inline. */
@@ -27,6 +27,7 @@ export type ToolMock =
   | { result: unknown }
   | { results: readonly unknown[] }
   | { throws: string }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a mock function types the arguments of the tool it stands in for
   | ((args: any, context: ToolContext) => unknown);
 
 export interface EvalSpec {

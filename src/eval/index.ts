@@ -2,13 +2,8 @@
 export { defineEval, isEvalCase, collectCases, type EvalSpec, type EvalCase, type ToolMock, type AgentConfigInput } from "./define.js";
 export { EvalContext, type AssertOptions, type AssertionResult, type JudgeOptions, type Severity } from "./context.js";
 export { match, isScorerRef, scorerRef, type Matcher, type Predicate, type ScorerRef } from "./match.js";
+export { defineScorer, passed, failed, skipped, scored, checkResult } from "../scoring/index.js";
 export {
-  defineScorer,
-  passed,
-  failed,
-  skipped,
-  scored,
-  checkResult,
   SCORER_CONTRACT_VERSION,
   type Scorer,
   type ScorerInput,
@@ -19,8 +14,14 @@ export {
   type JudgeService,
   type JudgeRequest,
   type JudgeAnswer,
-} from "./scorer.js";
-export { viewRun, finishedCalls, type RunView, type ToolCallView, type ToolCallStatus, type TurnView, type RetrievalView, type GuardrailView } from "./run-view.js";
+  type RunView,
+  type ToolCallView,
+  type ToolCallStatus,
+  type TurnView,
+  type RetrievalView,
+  type GuardrailView,
+} from "../contracts/index.js";
+export { viewRun, finishedCalls } from "../journal/index.js";
 export { registerScorer, getScorer, hasScorer, listScorers } from "../../scorers/index.js";
 export { runEvalSuite, selectCases, shardCases, parseShard, type SuiteOptions, type Shard } from "./suite.js";
 export { runCases, type PlannedCase, type RunCasesOptions } from "./runner.js";

@@ -3,8 +3,8 @@
  * prefix of a valid log (a crash can cut a log anywhere), and deterministic.
  */
 import { canonicalJson } from "../canonical/index.js";
-import type { ErrorInfo, RunEvent, RunStatus, EventOf } from "../events/index.js";
-import { addUsage, emptyUsage, type AssistantMessage, type Message, type Usage } from "../providers/model.js";
+import type { ErrorInfo, RunEvent, RunStatus, EventOf } from "../contracts/index.js";
+import { addUsage, emptyUsage, type AssistantMessage, type Message, type Usage } from "../contracts/index.js";
 
 export interface PendingCall {
   callId: string;

@@ -1,5 +1,5 @@
+/** The run log as data: its codec, the fold into state, summaries and the run view. Pure. */
 export { fold, initialState, toolResultContent, type RunState, type PendingCall, type PendingApproval } from "./fold.js";
-export type { RunStore, RunSummary } from "./store.js";
-export { MemoryRunStore } from "./memory-store.js";
-export { SqliteRunStore, STORE_SCHEMA_VERSION, DEFAULT_DB_PATH } from "./sqlite-store.js";
-export { RunLog } from "./run-log.js";
+export { parseEvent, serializeEvent } from "./codec.js";
+export { summarize, SUMMARY_EVENT_TYPES } from "./summary.js";
+export { viewRun, finishedCalls } from "./run-view.js";

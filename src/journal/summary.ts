@@ -1,6 +1,5 @@
-import type { RunEvent } from "../events/index.js";
-import { emptyUsage } from "../providers/model.js";
-import type { RunSummary } from "./store.js";
+import type { RunEvent, RunSummary } from "../contracts/index.js";
+import { emptyUsage } from "../contracts/index.js";
 
 /** Folds one lifecycle event into a listing row; other events change nothing a listing shows. */
 export function updateSummary(summary: RunSummary | undefined, event: RunEvent): RunSummary | undefined {

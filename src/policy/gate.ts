@@ -1,6 +1,7 @@
 import type { CallGate, CallVerdict, PreparedCall } from "../agent/gate.js";
 import { canonicalJson, digest } from "../canonical/index.js";
-import type { PendingApproval, RunLog } from "../journal/index.js";
+import type { PendingApproval } from "../journal/index.js";
+import type { RunLog } from "../store/index.js";
 import type { Approver } from "./approver.js";
 import type { Guardrails } from "./guardrails.js";
 import { RateLimiter, type RateLimitSettings } from "./rate-limit.js";

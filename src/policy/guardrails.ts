@@ -1,5 +1,5 @@
-import type { EventPayload } from "../events/index.js";
-import { REDACTION, SECRET_PATTERNS } from "./secrets.js";
+import type { EventPayload } from "../contracts/index.js";
+import { REDACTION, SECRET_PATTERNS } from "../redaction/index.js";
 
 export interface GuardrailSettings {
   input: { maxLength?: number; promptInjection: boolean; block: readonly string[] };

@@ -1,4 +1,4 @@
-import type { RunEvent } from "../events/index.js";
+import type { RunEvent } from "../contracts/index.js";
 
 export interface LimitSettings {
   max: number;

@@ -1,5 +1,5 @@
 import { ConfigError } from "../errors/index.js";
-import type { LanguageModel } from "./model.js";
+import type { LanguageModel } from "../contracts/index.js";
 
 export interface ModelSettings {
   provider: "openai" | "anthropic" | "openai-compatible";

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { RetrievedChunk } from "../events/index.js";
-import type { ToolSpec } from "../providers/model.js";
+import type { RetrievedChunk, ToolSpec } from "../contracts/index.js";
 
 export type Risk = "safe" | "moderate" | "destructive";
 

@@ -1,5 +1,5 @@
 import { canonicalJson } from "../canonical/index.js";
-import type { RunEvent } from "../events/index.js";
+import type { RunEvent } from "../contracts/index.js";
 
 function clip(text: string, max = 100): string {
   const flat = text.replace(/\s+/g, " ").trim();

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { ConfigError } from "../errors/index.js";
-import { nearest } from "./nearest.js";
+import { nearest } from "../text/index.js";
 
 type PathKey = PropertyKey;
 

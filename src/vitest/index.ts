@@ -1,7 +1,7 @@
 /**
- * `retrace/vitest`: matchers over a run's log, for teams that keep agent evals in vitest.
+ * `retrace-agents/vitest`: matchers over a run's log, for teams that keep agent evals in vitest.
  *
- *   import "retrace/vitest";               // registers the matchers with vitest's expect
+ *   import "retrace-agents/vitest";               // registers the matchers with vitest's expect
  *   const run = AgentRun.start(agent, { store, context });
  *   await run.send("What is 2 + 2?");
  *   expect(run).toHaveCompleted();
@@ -23,9 +23,9 @@ import { runStatusScorer } from "../../scorers/run-status.js";
 import { toolBlockedScorer } from "../../scorers/tool-blocked.js";
 import { toolCalledScorer } from "../../scorers/tool-called.js";
 import { sequenceOrder, toolTrajectoryScorer, type ExpectedCall } from "../../scorers/tool-trajectory.js";
-import type { Scorer, ScoreResult } from "../eval/scorer.js";
-import { viewRun, type RunView } from "../eval/run-view.js";
-import type { BlockReason, RunEvent } from "../events/index.js";
+import type { Scorer, ScoreResult, BlockReason, RunEvent } from "../contracts/index.js";
+import { viewRun } from "../journal/index.js";
+import { type RunView } from "../contracts/index.js";
 
 /** Anything a matcher can read a run from. */
 export type RunLike = readonly RunEvent[] | RunView | { readonly events: readonly RunEvent[] } | { readonly log: { readonly events: readonly RunEvent[] } };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { AgentRun } from "../../src/agent/index.js";
 import { createRunContext, manualClock, sequentialIds } from "../../src/context/index.js";
-import type { RunEvent } from "../../src/events/index.js";
-import { MemoryRunStore } from "../../src/journal/index.js";
+import type { RunEvent } from "../../src/contracts/index.js";
+import { MemoryRunStore } from "../../src/store/index.js";
 import { runOnce, scriptedAgent } from "../helpers.js";
 
 const types = (events: readonly RunEvent[]) => events.map((event) => event.type);

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AgentRun } from "../../src/agent/index.js";
 import { createRunContext, manualClock } from "../../src/context/index.js";
-import type { RunEvent } from "../../src/events/index.js";
-import { fold, MemoryRunStore } from "../../src/journal/index.js";
-import type { ResponseEntry } from "../../src/providers/scripted/index.js";
+import type { RunEvent, ResponseEntry } from "../../src/contracts/index.js";
+import { fold } from "../../src/journal/index.js";
+import { MemoryRunStore } from "../../src/store/index.js";
 import { defineTool } from "../../src/tools/index.js";
 import { echoTool, scriptedAgent } from "../helpers.js";
 

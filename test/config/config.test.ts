@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { interpolateEnv, loadConfig, parseConfig, redactSecrets } from "../../src/config/index.js";
+import { interpolateEnv, loadConfig, parseConfig } from "../../src/config/index.js";
+import { redactSecrets } from "../../src/redaction/index.js";
 import { ConfigError } from "../../src/errors/index.js";
 import { tempDir } from "../helpers.js";
 

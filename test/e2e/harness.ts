@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { afterAll } from "vitest";
 import type { CliIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
-import { SqliteRunStore } from "../../src/journal/index.js";
+import { SqliteRunStore } from "../../src/store/index.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const QUICKSTART = join(ROOT, "examples/hello/agent.yaml");

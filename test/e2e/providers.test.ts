@@ -11,9 +11,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { AgentRun } from "../../src/agent/index.js";
 import { buildAgent, loadConfig } from "../../src/config/index.js";
 import { createRunContext, manualClock, sequentialIds } from "../../src/context/index.js";
-import type { RunEvent } from "../../src/events/index.js";
-import { MemoryRunStore } from "../../src/journal/index.js";
-import type { Usage } from "../../src/providers/model.js";
+import type { RunEvent, Usage } from "../../src/contracts/index.js";
+import { MemoryRunStore } from "../../src/store/index.js";
 import { splitsACharacter, useMockServer } from "../providers/support.js";
 import { addedLines, captureIO, FAKE_KEYS, QUICKSTART, quickstartAs, retrace, storedRun, useTempDirs, type CliRun, type ProviderName, type StoredRun } from "./harness.js";
 import { argumentFragments, cutInside, simulate, type SimulatedApi, type Turn, type WireProvider, type WireUsage } from "./simulated-api.js";

@@ -1,5 +1,5 @@
 /** Hand-built run logs, for scorers and views tested without running an agent. */
-import type { EventPayload, RunEvent } from "../../src/events/index.js";
+import type { EventPayload, RunEvent } from "../../src/contracts/index.js";
 
 export function buildLog(payloads: EventPayload[], runId = "run_test"): RunEvent[] {
   const events = [

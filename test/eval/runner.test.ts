@@ -4,7 +4,7 @@ import { canonicalJson } from "../../src/canonical/index.js";
 import { collectCases, defineEval, type EvalSpec } from "../../src/eval/define.js";
 import type { AttemptResult, CaseResult } from "../../src/eval/report/schema.js";
 import { runCases, type PlannedCase, type RunCasesOptions } from "../../src/eval/runner.js";
-import type { RunEvent } from "../../src/events/index.js";
+import type { RunEvent } from "../../src/contracts/index.js";
 
 const agent = { name: "runner-test", max_steps: 4, llm: { provider: "openai" as const }, tools: ["calculator"] };
 const calculates = {

@@ -27,9 +27,10 @@ import {
   toolNotCalledScorer,
   toolTrajectoryScorer,
 } from "../../scorers/index.js";
-import { viewRun } from "../../src/eval/run-view.js";
-import { checkResult, defineScorer, type JudgeService, type Scorer } from "../../src/eval/scorer.js";
-import type { RunEvent } from "../../src/events/index.js";
+import { viewRun } from "../../src/journal/index.js";
+import { checkResult, defineScorer } from "../../src/scoring/index.js";
+import { type JudgeService, type Scorer } from "../../src/contracts/index.js";
+import type { RunEvent } from "../../src/contracts/index.js";
 import { answer, blockedCall, buildLog, done, failedCall, finished, guardrail, requested, retrieval, user } from "./log.js";
 
 /** A result with every field optional, so a test can read `pass` without narrowing first. */

@@ -1,9 +1,9 @@
-/** `retrace/vitest`: matchers over a run's log, for evals kept in a vitest suite. */
+/** `retrace-agents/vitest`: matchers over a run's log, for evals kept in a vitest suite. */
 import { describe, expect, it } from "vitest";
 import "../../src/vitest/index.js";
 import { AgentRun } from "../../src/agent/index.js";
-import { viewRun } from "../../src/eval/run-view.js";
-import { MemoryRunStore } from "../../src/journal/index.js";
+import { viewRun } from "../../src/journal/index.js";
+import { MemoryRunStore } from "../../src/store/index.js";
 import { scriptedAgent, testContext } from "../helpers.js";
 import { blockedCall, buildLog, guardrail, requested, retrieval, user } from "./log.js";
 
@@ -14,7 +14,7 @@ async function echoRun() {
   return run;
 }
 
-describe("retrace/vitest matchers", () => {
+describe("retrace-agents/vitest matchers", () => {
   it("read an AgentRun's log", async () => {
     const run = await echoRun();
     expect(run).toHaveCompleted();

@@ -1,5 +1,5 @@
 /** Hand-built run logs for the fold and summary specs: each payload gets the next seq, and a time. */
-import type { EventPayload, RunEvent } from "../../src/events/index.js";
+import type { EventPayload, RunEvent } from "../../src/contracts/index.js";
 
 export const START = Date.UTC(2026, 0, 1);
 

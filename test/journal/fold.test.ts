@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseEvent, serializeEvent } from "../../src/events/index.js";
-import { fold, initialState } from "../../src/journal/index.js";
-import type { ResponseEntry } from "../../src/providers/scripted/index.js";
+import { parseEvent, serializeEvent, fold, initialState } from "../../src/journal/index.js";
+import type { ResponseEntry } from "../../src/contracts/index.js";
 import { runOnce } from "../helpers.js";
 
 const toolCall = fc.oneof(

@@ -1,8 +1,9 @@
 /** The listing row of a run (`retrace runs`), folded from its lifecycle events. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { RunEvent } from "../../src/events/index.js";
-import { SUMMARY_EVENT_TYPES, summarize, updateSummary } from "../../src/journal/summary.js";
+import type { RunEvent } from "../../src/contracts/index.js";
+import { SUMMARY_EVENT_TYPES, summarize } from "../../src/journal/index.js";
+import { updateSummary } from "../../src/journal/summary.js";
 import {
   eventsOf,
   guardrailFired,

@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { AgentRun } from "../../src/agent/index.js";
 import { digest } from "../../src/canonical/index.js";
-import { promptApprover } from "../../src/policy/index.js";
+import { promptApprover } from "../../src/policy/prompt-approver.js";
 import { agentFrom, decide, ofType, setup, start } from "./support.js";
 
 const write = (path: string) => ({ name: "write_file", arguments: { path, content: "x" } });
@@ -41,7 +41,7 @@ describe("approvals", () => {
   it("a grant for other arguments does not count", async () => {
     const agent = await agentFrom(gated, { responses: [{ tool_calls: [write("a.md")] }, { text: "saved" }] });
     const { run, store, context } = await start(agent, "save");
-    const { RunLog } = await import("../../src/journal/index.js");
+    const { RunLog } = await import("../../src/store/index.js");
     const log = RunLog.open(run.runId, store, context.clock);
     log.append<"approval.granted">({ type: "approval.granted", callId: "call_1_1", argsHash: digest({ path: "other.md", content: "x" }), role: "approver" });
     const again = await AgentRun.open(agent, run.runId, { store, context }).resume();

@@ -3,9 +3,10 @@ import { join } from "node:path";
 import { AgentRun, type AgentDefinition } from "../../src/agent/index.js";
 import { buildAgent, parseConfig, type BuildOptions } from "../../src/config/index.js";
 import { createRunContext, manualClock } from "../../src/context/index.js";
-import type { RunEvent } from "../../src/events/index.js";
-import { MemoryRunStore, RunLog, type RunStore } from "../../src/journal/index.js";
-import { ScriptedModel, type ScriptInput } from "../../src/providers/index.js";
+import type { RunEvent } from "../../src/contracts/index.js";
+import { MemoryRunStore, RunLog } from "../../src/store/index.js";
+import { type RunStore, type ScriptInput } from "../../src/contracts/index.js";
+import { ScriptedModel } from "../../src/providers/scripted/index.js";
 import { tempDir } from "../helpers.js";
 
 /** An agent from inline YAML (as a user writes it) answered by an inline script. */

@@ -3,7 +3,7 @@ import { delay, http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/canonical/index.js";
 import { createAnthropicModel, type AnthropicModelOptions } from "../../src/providers/anthropic/index.js";
-import type { LlmRequest, ToolSpec } from "../../src/providers/model.js";
+import type { LlmRequest, ToolSpec } from "../../src/contracts/index.js";
 import {
   anthropicSse,
   API_KEY,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseRetryAfterMs, providerMessageOf, scrubSecrets } from "../../src/providers/http/index.js";
+import { parseRetryAfterMs, providerMessageOf } from "../../src/providers/http/index.js";
+import { scrubSecrets } from "../../src/redaction/index.js";
 
 describe("retry-after parsing", () => {
   const headers = (values: Record<string, string>) => new Headers(values);

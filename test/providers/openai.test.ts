@@ -3,7 +3,7 @@ import { delay, http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/canonical/index.js";
 import { ProviderError } from "../../src/errors/index.js";
-import type { LlmRequest, ToolSpec } from "../../src/providers/model.js";
+import type { LlmRequest, ToolSpec } from "../../src/contracts/index.js";
 import { createOpenAIModel, type OpenAIModelOptions } from "../../src/providers/openai/index.js";
 import {
   API_KEY,

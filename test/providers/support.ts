@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { ProviderError, type ProviderErrorKind } from "../../src/errors/index.js";
-import type { GenerateOptions, LlmRequest } from "../../src/providers/model.js";
+import type { GenerateOptions, LlmRequest } from "../../src/contracts/index.js";
 
 export const API_KEY = "sk-test-SECRET-0123456789abcdef";
 

@@ -5,9 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { REDACTED, redactSecrets } from "../../src/config/index.js";
-import { REDACTION, SECRET_PATTERNS } from "../../src/policy/index.js";
-import { providerError, scrubSecrets } from "../../src/providers/http/index.js";
+import { providerError, safeCause } from "../../src/providers/http/index.js";
+import { REDACTED, REDACTION, SECRET_PATTERNS, redactSecrets, scrubSecrets, searchable } from "../../src/redaction/index.js";
 
 /** Every secret pattern applied to the text, as the redact_secrets guardrail does. */
 const redactText = (text: string) => SECRET_PATTERNS.reduce((out, { pattern }) => out.replace(pattern, REDACTION), text);
@@ -113,6 +112,22 @@ describe("scrubSecrets", () => {
     expect(scrubSecrets("Bearer\tabc def", [])).toBe("Bearer [redacted] def");
     expect(scrubSecrets("Bearer  \t abc def", [])).toBe("Bearer [redacted] def");
     expect(scrubSecrets("NotBearer abc", [])).toBe("NotBearer abc");
+  });
+});
+
+describe("searchable", () => {
+  it("keeps the secrets long enough to search for: four characters or more", () => {
+    expect(searchable(["abc", "abcd", "", "sk-long-key"])).toEqual(["abcd", "sk-long-key"]);
+  });
+});
+
+describe("safeCause", () => {
+  it("is the error itself when no secret is in it, and undefined when one is, however deep", () => {
+    const clean = new Error("socket hang up", { cause: { body: { error: "busy" } } });
+    expect(safeCause(clean, ["sk-the-real-key"])).toBe(clean);
+    const leaky = new Error("request failed", { cause: { response: { body: { error: { echo: "sk-the-real-key" } } } } });
+    expect(safeCause(leaky, ["sk-the-real-key"])).toBeUndefined();
+    expect(safeCause("plain text sk-the-real-key", ["other", "sk-the-real-key"])).toBeUndefined();
   });
 });
 

@@ -6,8 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ProviderError, ScriptExhaustedError } from "../../src/errors/index.js";
-import { ScriptedModel, type LlmRequest, type Message, type ScriptInput } from "../../src/providers/index.js";
-import type { ResponseEntry } from "../../src/providers/scripted/index.js";
+import type { LlmRequest, Message, ResponseEntry, ScriptInput } from "../../src/contracts/index.js";
+import { ScriptedModel } from "../../src/providers/scripted/index.js";
 
 const request = (messages: Message[]): LlmRequest => ({ model: "scripted", messages, tools: [] });
 

@@ -2,7 +2,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, ProviderError, ScriptExhaustedError } from "../../src/errors/index.js";
-import { ScriptedModel, type LlmRequest } from "../../src/providers/index.js";
+import { ScriptedModel } from "../../src/providers/scripted/index.js";
+import { type LlmRequest } from "../../src/contracts/index.js";
 import { tempDir } from "../helpers.js";
 
 const request = (content: string, extra: Partial<LlmRequest> = {}): LlmRequest => ({

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { ConfigError, ProviderError, ScriptExhaustedError } from "../../src/errors/index.js";
-import { ScriptedModel, type LlmRequest, type Message, type ScriptInput } from "../../src/providers/index.js";
+import type { LlmRequest, Message, ScriptInput } from "../../src/contracts/index.js";
+import { ScriptedModel } from "../../src/providers/scripted/index.js";
 import { tempDir } from "../helpers.js";
 
 const first = { callIndex: 0, attempt: 1 };

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BuiltinToolError, builtinToolNames, createBuiltinTool } from "../../src/tools/builtin/index.js";
-import { editDistance } from "../../src/validation/index.js";
+import { editDistance } from "../../src/text/index.js";
 
 let workspace: string;
 

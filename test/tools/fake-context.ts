@@ -1,4 +1,4 @@
-import type { RetrievedChunk } from "../../src/events/index.js";
+import type { RetrievedChunk } from "../../src/contracts/index.js";
 import type { ToolContext } from "../../src/tools/index.js";
 
 export interface RecordedRetrieval {

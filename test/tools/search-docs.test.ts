@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RetrievedChunkSchema } from "../../src/events/index.js";
+import { RetrievedChunkSchema } from "../../src/contracts/index.js";
 import { FileToolError, searchDocsTool, type SearchDocsOptions } from "../../src/tools/builtin/index.js";
 import { fakeContext } from "./fake-context.js";
 

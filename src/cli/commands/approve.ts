@@ -1,6 +1,6 @@
 import { systemClock } from "../../context/index.js";
 import { RunError, UsageError } from "../../errors/index.js";
-import { RunLog } from "../../journal/index.js";
+import { RunLog } from "../../store/index.js";
 import { ANY_APPROVER, missingRoles } from "../../policy/index.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { EvalDefinitionError, UsageError } from "../../errors/index.js";
-import type { RunStore } from "../../journal/index.js";
+import type { RunStore } from "../../contracts/index.js";
 import { ConsoleReporter, type ConsoleTarget } from "../../eval/report/console.js";
 import { renderJunit } from "../../eval/report/junit.js";
 import { renderMarkdown } from "../../eval/report/markdown.js";
@@ -152,7 +152,7 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
 
   let store: (RunStore & { close(): void }) | undefined;
   if (values.db) {
-    const { SqliteRunStore } = await import("../../journal/sqlite-store.js");
+    const { SqliteRunStore } = await import("../../store/sqlite-store.js");
     store = new SqliteRunStore(resolve(io.cwd, values.db));
   }
   // The suite's scope, kept by this process to its end: under --mock the network stays refused

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { DEFAULT_DB_PATH } from "../../journal/index.js";
+import { DEFAULT_DB_PATH } from "../../store/index.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";

@@ -5,8 +5,7 @@
  * files and the process can never disagree. Documented in README.md ("Eval report").
  */
 import { z } from "zod";
-import { ErrorInfoSchema } from "../../events/index.js";
-import { UsageSchema } from "../../providers/model.js";
+import { ErrorInfoSchema, UsageSchema } from "../../contracts/index.js";
 
 export const REPORT_FORMAT = "retrace-eval-report";
 export const REPORT_VERSION = 1;

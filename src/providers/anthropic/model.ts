@@ -1,7 +1,7 @@
 /** A LanguageModel over the Anthropic Messages API, through the official SDK. */
 import Anthropic from "@anthropic-ai/sdk";
-import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse } from "../model.js";
-import { LlmResponseSchema } from "../model.js";
+import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse } from "../../contracts/index.js";
+import { LlmResponseSchema } from "../../contracts/index.js";
 import { abortableFetch, DEFAULT_CALL_TIMEOUT_MS, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
 import { anthropicErrors } from "./errors.js";
 import { toMessagesBody, type MessagesBody } from "./request.js";

@@ -1,6 +1,6 @@
 /** The normalised request → an Anthropic Messages request body. */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { AssistantMessage, LlmRequest, ToolMessage } from "../model.js";
+import type { AssistantMessage, LlmRequest, ToolMessage } from "../../contracts/index.js";
 
 export type MessagesBody = Anthropic.Messages.MessageCreateParamsNonStreaming;
 type WireMessage = Anthropic.Messages.MessageParam;

@@ -1,6 +1,6 @@
 /** Messages API responses (whole or streamed) → the normalised response. */
 import { canonicalJson } from "../../canonical/index.js";
-import type { LlmResponse, StopReason, ToolCall, Usage } from "../model.js";
+import type { LlmResponse, StopReason, ToolCall, Usage } from "../../contracts/index.js";
 import type { MessageWire, PartialUsageWire, StreamEvent } from "./wire.js";
 
 export function fromMessage(wire: MessageWire): LlmResponse {

@@ -4,7 +4,8 @@
  */
 import { ProviderError, type ProviderErrorKind } from "../../errors/index.js";
 import { parseRetryAfterMs } from "./retry-after.js";
-import { safeCause, scrubSecrets } from "./secrets.js";
+import { safeCause } from "./safe-cause.js";
+import { scrubSecrets } from "../../redaction/index.js";
 
 /** Who failed: enough to write an actionable message and to scrub it. */
 export interface ProviderCallContext {

@@ -1,6 +1,6 @@
 /** Helpers shared by the HTTP providers (OpenAI, Anthropic): errors, deadlines, secrets. */
 export { parseRetryAfterMs } from "./retry-after.js";
-export { scrubSecrets } from "./secrets.js";
+export { safeCause } from "./safe-cause.js";
 export { providerError, providerMessageOf, providerMessageOfText, type ProviderCallContext } from "./errors.js";
 export { DEFAULT_CALL_TIMEOUT_MS, startDeadline } from "./deadline.js";
 export { captureErrorBodies } from "./capture.js";

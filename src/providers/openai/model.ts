@@ -3,8 +3,8 @@
  * it ("openai-compatible": vLLM, Ollama, LiteLLM, Groq, ...), through the official SDK.
  */
 import OpenAI from "openai";
-import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse } from "../model.js";
-import { LlmResponseSchema } from "../model.js";
+import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse } from "../../contracts/index.js";
+import { LlmResponseSchema } from "../../contracts/index.js";
 import { abortableFetch, DEFAULT_CALL_TIMEOUT_MS, captureErrorBodies, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
 import { openAIErrors } from "./errors.js";
 import { toChatCompletionBody, type ChatCompletionBody, type OpenAIDialect } from "./request.js";

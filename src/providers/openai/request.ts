@@ -1,6 +1,6 @@
 /** The normalised request → a Chat Completions request body. */
 import type OpenAI from "openai";
-import type { LlmRequest, Message } from "../model.js";
+import type { LlmRequest, Message } from "../../contracts/index.js";
 
 export type ChatCompletionBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;

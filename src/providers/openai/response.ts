@@ -1,6 +1,6 @@
 /** Chat Completions responses (whole or streamed) → the normalised response. */
 import { canonicalJson } from "../../canonical/index.js";
-import type { LlmResponse, StopReason, ToolCall, Usage } from "../model.js";
+import type { LlmResponse, StopReason, ToolCall, Usage } from "../../contracts/index.js";
 import type { ChatCompletionChunkWire, ChatCompletionWire, ToolCallDeltaWire, UsageWire } from "./wire.js";
 
 /** Makes an id for a tool call the server sent without one; stable for a given call index. */

@@ -1,5 +1,5 @@
 /** What a model call cost, from its usage and a price per million tokens. */
-import type { Usage } from "../model.js";
+import type { Usage } from "../../contracts/index.js";
 import { PRICE_TABLE, type ModelPrice } from "./table.js";
 
 /** User prices, keyed by model name; they win over the built-in table. */

@@ -1,8 +1,8 @@
 import { canonicalJson } from "../../canonical/index.js";
 import { ProviderError, ScriptExhaustedError } from "../../errors/index.js";
 import { loadYamlFile, validate } from "../../validation/index.js";
-import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse, Message, ToolCall } from "../model.js";
-import { ScriptSchema, type Match, type ResponseEntry, type Script, type ScriptInput } from "./script.js";
+import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse, Message, ToolCall } from "../../contracts/index.js";
+import { ScriptSchema, type Match, type ResponseEntry, type Script, type ScriptInput } from "../../contracts/index.js";
 
 const checkedScripts = new WeakSet<object>();
 

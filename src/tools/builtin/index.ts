@@ -1,5 +1,5 @@
 import type { AnyTool } from "../define.js";
-import { nearest } from "../../validation/index.js";
+import { nearest } from "../../text/index.js";
 import { calculatorTool } from "./calculator.js";
 import { BuiltinToolError } from "../../errors/index.js";
 import { fileTools } from "./files.js";

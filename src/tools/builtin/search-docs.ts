@@ -2,7 +2,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import type { RetrievedChunk } from "../../events/index.js";
+import type { RetrievedChunk } from "../../contracts/index.js";
 import { defineTool, type Tool } from "../define.js";
 import { Bm25Index, compareCodePoints } from "./bm25.js";
 import { chunkDocument, DEFAULT_MAX_CHUNK_CHARS, type DocumentChunk } from "./chunks.js";

@@ -4,7 +4,7 @@
  * Adding an optional field is compatible; anything else bumps EVENT_FORMAT_VERSION.
  */
 import { z } from "zod";
-import { LlmRequestSchema, LlmResponseSchema, UsageSchema } from "../providers/model.js";
+import { LlmRequestSchema, LlmResponseSchema, UsageSchema } from "./model.js";
 
 export const EVENT_FORMAT_VERSION = 1;
 

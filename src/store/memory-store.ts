@@ -1,7 +1,6 @@
 import { SeqConflictError, StoreError } from "../errors/index.js";
-import type { RunEvent } from "../events/index.js";
-import type { RunStore, RunSummary } from "./store.js";
-import { summarize } from "./summary.js";
+import type { RunEvent, RunStore, RunSummary } from "../contracts/index.js";
+import { summarize } from "../journal/index.js";
 
 /** A RunStore in memory: for tests, `--mock` evals and anything that need not outlive the process. */
 export class MemoryRunStore implements RunStore {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { StopReasonSchema } from "../model.js";
+import { StopReasonSchema } from "./model.js";
 
 const ToolCallEntrySchema = z.strictObject({
   id: z.string().min(1).optional(),

@@ -4,9 +4,9 @@ import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { canonicalJson } from "../canonical/index.js";
 import { SeqConflictError, StoreError } from "../errors/index.js";
-import { parseEvent, type RunEvent } from "../events/index.js";
-import type { RunStore, RunSummary } from "./store.js";
-import { SUMMARY_EVENT_TYPES, summarize } from "./summary.js";
+import { parseEvent, SUMMARY_EVENT_TYPES, summarize } from "../journal/index.js";
+import { type RunEvent } from "../contracts/index.js";
+import type { RunStore, RunSummary } from "../contracts/index.js";
 
 // The native module is loaded on first use, so what never opens a store (eval --mock) never pays for it.
 const loadSqlite = (): typeof Database => createRequire(import.meta.url)("better-sqlite3") as typeof Database;

@@ -1,5 +1,5 @@
-import type { RunEvent, RunStatus } from "../events/index.js";
-import type { Usage } from "../providers/model.js";
+import type { RunEvent, RunStatus } from "./events.js";
+import type { Usage } from "./model.js";
 
 export interface RunSummary {
   runId: string;

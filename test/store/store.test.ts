@@ -4,8 +4,8 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/canonical/index.js";
 import { SeqConflictError, StoreError } from "../../src/errors/index.js";
-import { EVENT_FORMAT_VERSION, type RunEvent } from "../../src/events/index.js";
-import { MemoryRunStore, SqliteRunStore, type RunStore } from "../../src/journal/index.js";
+import { EVENT_FORMAT_VERSION, type RunEvent, type RunStore } from "../../src/contracts/index.js";
+import { MemoryRunStore, SqliteRunStore } from "../../src/store/index.js";
 import { runOnce, tempDir } from "../helpers.js";
 
 function message(runId: string, seq: number, content = `m${seq}`): RunEvent {
@@ -92,7 +92,7 @@ describe("sqlite store", () => {
     store.append([message("r", 1)]);
     // A second process appends seq 2 through its own connection.
     const script = `
-      import { SqliteRunStore } from "./src/journal/index.ts";
+      import { SqliteRunStore } from "./src/store/index.ts";
       const s = new SqliteRunStore(${JSON.stringify(path)});
       s.append([{ v: 1, runId: "r", seq: 2, at: "2026-01-01T00:00:00.000Z", type: "message", role: "user", content: "other process" }]);
       s.close();`;

@@ -1,5 +1,4 @@
-import { inspect } from "node:util";
-import { REDACTION } from "../../policy/secrets.js";
+import { REDACTION } from "./patterns.js";
 
 /**
  * Secrets shorter than this are not searched for: a one- or two-letter "key" would shred
@@ -7,7 +6,7 @@ import { REDACTION } from "../../policy/secrets.js";
  */
 const MIN_SECRET_LENGTH = 4;
 
-const searchable = (secrets: readonly string[]): string[] => secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+export const searchable = (secrets: readonly string[]): string[] => secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
 
 /**
  * Removes credentials from text that may reach an error message, a log or a bundle. Providers
@@ -18,14 +17,4 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
   let scrubbed = text;
   for (const secret of searchable(secrets)) scrubbed = scrubbed.split(secret).join(REDACTION);
   return scrubbed.replace(/\b(Bearer)\s+[^\s"',;]+/gi, `$1 ${REDACTION}`);
-}
-
-/**
- * The error to keep as a ProviderError's `cause`, or undefined when anything inside it (its
- * message, its parsed body, a nested cause) carries a secret: printing an error prints its
- * cause, so a leaky cause is dropped rather than kept for debugging.
- */
-export function safeCause(error: unknown, secrets: readonly string[]): unknown {
-  const text = inspect(error, { depth: 6 });
-  return searchable(secrets).some((secret) => text.includes(secret)) ? undefined : error;
 }

@@ -1,70 +1,10 @@
 /**
- * Read-only views over a run log, for assertions, scorers and matchers. Pure: a view is derived
- * from the events alone, so the same log always gives the same view, and nothing here reads the
- * model's prose to decide what the agent did.
+ * Derives the run view (the contract in contracts/run-view.ts) from the events alone, so the same
+ * log always gives the same view, and nothing here reads the model's prose to decide what the
+ * agent did.
  */
-import type { BlockReason, ErrorInfo, EventOf, RetrievedChunk, RunEvent, ToolErrorKind } from "../events/index.js";
-import { addUsage, emptyUsage, type Usage } from "../providers/model.js";
-
-/** What happened to one tool call. Only `finished` counts as "called". */
-export type ToolCallStatus = "finished" | "failed" | "blocked" | "pending" | "unknown_outcome";
-
-export interface ToolCallView {
-  callId: string;
-  name: string;
-  /** Parsed arguments; undefined when the model's argument text was not JSON (see rawArgs). */
-  args: unknown;
-  rawArgs: string | undefined;
-  /** The model step that asked for the call, counted over the whole run from 1. */
-  step: number;
-  /** The user turn it belongs to, from 1. */
-  turn: number;
-  status: ToolCallStatus;
-  result: unknown;
-  error: { kind: ToolErrorKind; message: string } | undefined;
-  blocked: { reason: BlockReason; detail: string } | undefined;
-}
-
-export interface TurnView {
-  /** From 1. */
-  index: number;
-  input: string;
-  /** "running" while the turn has no outcome yet (a crash, or the run is being driven). */
-  status: "running" | "waiting" | "completed" | "failed";
-  output: string;
-  error: ErrorInfo | undefined;
-  steps: number;
-}
-
-export interface RetrievalView {
-  callId: string;
-  tool: string;
-  query: string;
-  chunks: RetrievedChunk[];
-}
-
-export type GuardrailView = Omit<EventOf<"guardrail">, "v" | "runId" | "at" | "type">;
-
-export interface RunView {
-  runId: string | undefined;
-  events: readonly RunEvent[];
-  toolCalls: ToolCallView[];
-  turns: TurnView[];
-  /** The last turn's answer ("" when it failed or has not finished). */
-  output: string;
-  /** The last turn's status; "new" for an empty log. */
-  status: TurnView["status"] | "new";
-  error: ErrorInfo | undefined;
-  usage: Usage;
-  /** Model calls that returned, over the whole run. */
-  steps: number;
-  /** Every model attempt, failed ones included. */
-  llmCalls: number;
-  /** US dollars; null as soon as one call's price is unknown. */
-  cost: number | null;
-  retrievals: RetrievalView[];
-  guardrails: GuardrailView[];
-}
+import type { EventOf, RunEvent, GuardrailView, RetrievalView, RunView, ToolCallView, TurnView } from "../contracts/index.js";
+import { addUsage, emptyUsage, type Usage } from "../contracts/index.js";
 
 export function viewRun(events: readonly RunEvent[]): RunView {
   const calls = new Map<string, ToolCallView>();

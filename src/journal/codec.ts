@@ -1,6 +1,6 @@
 import { canonicalJson } from "../canonical/index.js";
 import { EventFormatError, type ErrorPlace } from "../errors/index.js";
-import { RunEventSchema, type RunEvent } from "./schemas.js";
+import { RunEventSchema, type RunEvent } from "../contracts/index.js";
 
 export function serializeEvent(event: RunEvent): string {
   return canonicalJson(event);

@@ -1,7 +1,7 @@
 import type { RunContext } from "../context/index.js";
-import { EVENT_FORMAT_VERSION, type EventPayload, type RunEvent, type RunEventType, type EventOf } from "../events/index.js";
-import { fold, initialState, type RunState } from "./fold.js";
-import type { RunStore } from "./store.js";
+import { EVENT_FORMAT_VERSION, type EventPayload, type RunEvent, type RunEventType, type EventOf } from "../contracts/index.js";
+import { fold, initialState, type RunState } from "../journal/index.js";
+import type { RunStore } from "../contracts/index.js";
 
 /**
  * The one writer of a run: stamps each event with the format version, the run id, the next

@@ -1,4 +1,4 @@
-import { REDACTION } from "../policy/secrets.js";
+import { REDACTION } from "./patterns.js";
 
 /**
  * Whole key names that hold secrets (`api_key`, `openai_api_key`, `access_token`, `password`,

@@ -1,5 +1,5 @@
 import { digest, frozenDigest } from "../canonical/index.js";
-import type { LlmRequest } from "./model.js";
+import type { LlmRequest } from "../contracts/index.js";
 
 /**
  * What determines a model's answer, and nothing else: never credentials or SDK headers.

@@ -1,0 +1,1 @@
+export { requestKey } from "./request-key.js";

@@ -1,0 +1,1 @@
+export { defineScorer, scored, passed, failed, skipped, checkResult } from "./define.js";

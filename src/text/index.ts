@@ -1,0 +1,2 @@
+/** Small text helpers shared across concerns. */
+export { nearest, editDistance } from "./nearest.js";
