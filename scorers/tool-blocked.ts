@@ -17,12 +17,16 @@ export const toolBlockedScorer = registerBuiltin(
     score({ run, options }) {
       const { tool, reason } = options;
       const blocked = run.toolCalls.filter((call) => call.name === tool && call.status === "blocked");
+      // Stryker disable next-line OptionalChaining: equivalent, the run view gives every blocked call its `blocked` reason and detail
       const matching = blocked.filter((call) => reason === undefined || call.blocked?.reason === reason);
       if (matching.length > 0) {
+        // Stryker disable next-line OptionalChaining: equivalent, this branch runs only when there is a first match, and the run view gives it `blocked`
         const first = matching[0]?.blocked;
+        // Stryker disable next-line OptionalChaining: equivalent, the run view gives every blocked call its `blocked` reason and detail
         return passed(`${tool} was blocked (${first?.reason}: ${first?.detail})`);
       }
       if (blocked.length > 0) {
+        // Stryker disable next-line OptionalChaining: equivalent, the run view gives every blocked call its `blocked` reason and detail
         return failed(`${tool} was blocked with ${blocked.map((call) => call.blocked?.reason).join(", ")}, expected ${reason}`);
       }
       const calls = run.toolCalls.filter((call) => call.name === tool);

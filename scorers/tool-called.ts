@@ -24,6 +24,7 @@ export const toolCalledScorer = registerBuiltin(
     score({ run, options }) {
       const { tool } = options;
       const finished = finishedCalls(run, tool);
+      // Stryker disable next-line StringLiteral: equivalent, matchesArgs compares partially in any mode but "strict" and "ignore"
       const matching = finished.filter((call) => matchesArgs(call.args, options.args, options.argsMatch ?? "partial"));
       const withArgs = options.args === undefined ? "" : ` with ${options.argsMatch === "strict" ? "arguments" : "arguments matching"} ${describe(options.args, 80)}`;
       if (matching.length > 0 && (options.times === undefined || matching.length === options.times)) {
