@@ -2,7 +2,8 @@ import { digest, frozenDigest } from "../canonical/index.js";
 import type { RunContext } from "../context/index.js";
 import { RunError } from "../errors/index.js";
 import type { ErrorInfo, EventOf, LlmResponse } from "../contracts/index.js";
-import { RunLog } from "../store/index.js";
+import { RunLog, type RunLogOptions } from "../store/index.js";
+import { eventRedactor } from "../redaction/index.js";
 import { type RunStore } from "../contracts/index.js";
 import { toolSpecs } from "../tools/index.js";
 import type { AgentDefinition, TurnOutcome } from "./definition.js";
@@ -61,7 +62,7 @@ export class AgentRun {
     },
   ): AgentRun {
     const runId = options.runId ?? options.context.ids.runId();
-    const log = RunLog.create(runId, options.store, options.context.clock);
+    const log = RunLog.create(runId, options.store, options.context.clock, logOptions(agent));
     log.append<"run.started">({
       type: "run.started",
       agent: { name: agent.name, digest: agentDigest(agent) },
@@ -75,7 +76,7 @@ export class AgentRun {
   }
 
   static open(agent: AgentDefinition, runId: string, options: { store: RunStore; context: RunContext }): AgentRun {
-    const log = RunLog.open(runId, options.store, options.context.clock);
+    const log = RunLog.open(runId, options.store, options.context.clock, logOptions(agent));
     if (log.events.length === 0) throw new RunError("run_not_found", "no such run in this store", { runId });
     return new AgentRun(agent, log, options.context);
   }
@@ -221,6 +222,10 @@ export class AgentRun {
       ...(state.waiting?.childRunId ? { childRunId: state.waiting.childRunId } : {}),
     };
   }
+}
+
+function logOptions(agent: AgentDefinition): RunLogOptions {
+  return agent.redaction ? { redact: eventRedactor(agent.redaction) } : {};
 }
 
 function parseArguments(text: string): { ok: true; value: unknown } | { ok: false } {

@@ -4,6 +4,8 @@ export interface Interpolated {
   value: unknown;
   /** Config paths whose variables were unset with no default, and the variable each named. */
   missing: Map<string, string>;
+  /** Every variable a reference named, set or not. */
+  referenced: Set<string>;
 }
 
 /**
@@ -18,16 +20,19 @@ export function interpolateEnv(
   coerce: (segments: readonly (string | number)[], text: string) => unknown = (_segments, text) => text,
 ): Interpolated {
   const missing = new Map<string, string>();
+  const referenced = new Set<string>();
   const walk = (node: unknown, path: string, segments: (string | number)[]): unknown => {
     if (typeof node === "string") {
       const whole = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::([^}]*))?\}$/.exec(node);
       if (whole) {
         const [, name, fallback] = whole as unknown as [string, string, string | undefined];
+        referenced.add(name);
         const resolved = env[name] ?? fallback;
         if (resolved === undefined) missing.set(path, name);
         return resolved === undefined ? undefined : coerce(segments, resolved);
       }
       return node.replace(REFERENCE, (_match, name: string, fallback: string | undefined) => {
+        referenced.add(name);
         const resolved = env[name] ?? fallback;
         if (resolved === undefined) missing.set(path, name);
         return resolved ?? "";
@@ -44,5 +49,5 @@ export function interpolateEnv(
     }
     return node;
   };
-  return { value: walk(value, "", []), missing };
+  return { value: walk(value, "", []), missing, referenced };
 }

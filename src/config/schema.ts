@@ -90,7 +90,11 @@ export const GuardrailsSchema = z.strictObject({
     .strictObject({
       block: z.array(RegexSchema).default([]),
       warn: z.array(RegexSchema).default([]),
-      /** Replace API keys, bearer tokens and private keys in answers with [redacted]. */
+      /**
+       * Replace text that looks like a credential (API keys, bearer tokens, private keys) with
+       * [redacted] in every event the run records. false keeps such text; the values of the keys
+       * the config names are removed either way.
+       */
       redact_secrets: z.boolean().default(true),
       redact: z.array(RegexSchema).default([]),
     })

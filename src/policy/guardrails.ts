@@ -1,9 +1,10 @@
 import type { EventPayload } from "../contracts/index.js";
-import { REDACTION, SECRET_PATTERNS } from "../redaction/index.js";
+import { REDACTION } from "../redaction/index.js";
 
 export interface GuardrailSettings {
   input: { maxLength?: number; promptInjection: boolean; block: readonly string[] };
-  output: { block: readonly string[]; warn: readonly string[]; redactSecrets: boolean; redact: readonly string[] };
+  /** Secrets are not a guardrail's business: the run log removes them from every event it records. */
+  output: { block: readonly string[]; warn: readonly string[]; redact: readonly string[] };
 }
 
 export type GuardrailEvent = EventPayload<"guardrail">;
@@ -82,7 +83,6 @@ export class Guardrails {
       });
       if (count > 0) firings.push({ type: "guardrail", direction: "output", action: "redact", rule, detail: `${count} match(es) replaced with ${REDACTION}` });
     };
-    if (this.#settings.output.redactSecrets) for (const { name, pattern } of SECRET_PATTERNS) redactWith(`secret:${name}`, pattern);
     for (const { source, regex } of this.#outputRedact) redactWith(`output_pattern:${source}`, regex);
     return { text: redacted, firings };
   }

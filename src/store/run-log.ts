@@ -2,6 +2,20 @@ import type { RunContext } from "../context/index.js";
 import { EVENT_FORMAT_VERSION, type EventPayload, type RunEvent, type RunEventType, type EventOf } from "../contracts/index.js";
 import { fold, initialState, type RunState } from "../journal/index.js";
 import type { RunStore } from "../contracts/index.js";
+import { eventRedactor } from "../redaction/index.js";
+
+export interface RunLogOptions {
+  /**
+   * Applied to every payload before it is stamped and stored. Secrets are removed here, where
+   * events are written, rather than where they are read out: then the store file, `trace --json`,
+   * a bundle and the state the run itself folds (the conversation the model is sent next) all
+   * hold the same redacted text, a replay reads the very log the live run acted on, and nothing
+   * exported later has to remember to scrub. Default: credential-looking text only.
+   */
+  redact?: (payload: EventPayload) => EventPayload;
+}
+
+const defaultRedact = eventRedactor();
 
 /**
  * The one writer of a run: stamps each event with the format version, the run id, the next
@@ -12,9 +26,11 @@ export class RunLog {
   readonly store: RunStore;
   readonly #clock: RunContext["clock"];
   readonly #events: RunEvent[];
+  readonly #redact: (payload: EventPayload) => EventPayload;
   #state: RunState;
 
-  private constructor(runId: string, store: RunStore, clock: RunContext["clock"], events: RunEvent[]) {
+  private constructor(runId: string, store: RunStore, clock: RunContext["clock"], events: RunEvent[], options: RunLogOptions) {
+    this.#redact = options.redact ?? defaultRedact;
     this.runId = runId;
     this.store = store;
     this.#clock = clock;
@@ -22,13 +38,13 @@ export class RunLog {
     this.#state = fold(events, initialState());
   }
 
-  static create(runId: string, store: RunStore, clock: RunContext["clock"]): RunLog {
-    return new RunLog(runId, store, clock, []);
+  static create(runId: string, store: RunStore, clock: RunContext["clock"], options: RunLogOptions = {}): RunLog {
+    return new RunLog(runId, store, clock, [], options);
   }
 
   /** Loads a run's whole log to continue it. */
-  static open(runId: string, store: RunStore, clock: RunContext["clock"]): RunLog {
-    return new RunLog(runId, store, clock, store.read(runId));
+  static open(runId: string, store: RunStore, clock: RunContext["clock"], options: RunLogOptions = {}): RunLog {
+    return new RunLog(runId, store, clock, store.read(runId), options);
   }
 
   get events(): readonly RunEvent[] {
@@ -51,7 +67,7 @@ export class RunLog {
   appendAll(payloads: readonly EventPayload[]): RunEvent[] {
     let seq = this.#state.lastSeq;
     const at = new Date(this.#clock.now()).toISOString();
-    const events = payloads.map((payload) => ({ v: EVENT_FORMAT_VERSION, runId: this.runId, seq: ++seq, at, ...payload }) as RunEvent);
+    const events = payloads.map((payload) => ({ v: EVENT_FORMAT_VERSION, runId: this.runId, seq: ++seq, at, ...this.#redact(payload) }) as RunEvent);
     this.store.append(events);
     this.#events.push(...events);
     this.#state = fold(events, this.#state);
