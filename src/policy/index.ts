@@ -3,4 +3,4 @@ export { Guardrails, type GuardrailSettings, type GuardrailEvent } from "./guard
 export { RateLimiter, type RateLimitSettings, type LimitSettings } from "./rate-limit.js";
 export type { Approver, ApprovalDecision, ApprovalQuestion } from "./approver.js";
 export { promptApprover } from "./prompt-approver.js";
-export type { PolicyRule, TrustRule, ArgumentPatterns } from "./rules.js";
+export { firstMatch, trusted, type PolicyRule, type TrustRule, type ArgumentPatterns } from "./rules.js";

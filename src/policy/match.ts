@@ -26,10 +26,44 @@ function normalised(value: string): { text: string; escapes: boolean } {
   return { text, escapes: text === ".." || text.startsWith("../") };
 }
 
+/** Which arguments of a tool name files, and the folder relative ones are resolved against. */
+export interface PathArguments {
+  pathArgs?: readonly string[];
+  /** Absolute folder of the tool (a workspace); without it an absolute path is compared as written. */
+  pathRoot?: string;
+}
+
+const slashed = (text: string) => text.replace(/\\/g, "/");
+
+/**
+ * A declared path argument as policy sees it: relative to the tool's folder, `/`-separated,
+ * without `.`, `..`, doubled or trailing slashes, so that `<root>/config/x`, `./config/x`,
+ * `config//x` and `a/../config/x` are all `config/x`. `escapes` when it names something
+ * outside the folder (`../x`, an absolute path elsewhere). Lexical only: policy matching
+ * never touches the file system, and the tool itself refuses a symlink that leads out.
+ */
+export function relativePath(value: string, root: string | undefined): { text: string; escapes: boolean } {
+  const path = slashed(value);
+  if (path.includes("\0")) return { text: path, escapes: true };
+  let text = posix.normalize(path);
+  if (posix.isAbsolute(text) && root !== undefined) {
+    const base = posix.normalize(slashed(root)).replace(/\/+$/, "");
+    if (text === base || text === `${base}/`) text = ".";
+    else if (text.startsWith(`${base}/`)) text = text.slice(base.length + 1);
+    else return { text, escapes: true };
+  }
+  text = text.replace(/^(\.\/)+/, "");
+  if (text.length > 1) text = text.replace(/\/+$/, "");
+  return { text: text === "" ? "." : text, escapes: text === ".." || text.startsWith("../") };
+}
+
 /**
  * Every pattern must hold: a string pattern is a glob over a string argument (paths keep their
  * `/` structure, so `**\/.env` matches `.env` and `a/b/.env`); other values must be equal.
  * A pattern that names a missing argument does not match.
+ *
+ * Arguments the tool declares as paths are compared in their folder-relative form (see
+ * `relativePath`); others are normalised as paths too, but as written.
  *
  * `purpose` decides the doubtful cases: for a rule that restricts (`deny`, `require_approval`)
  * a path that escapes upward matches, so it is restricted too; for one that permits (`allow`,
@@ -39,6 +73,7 @@ export function argsMatch(
   patterns: Readonly<Record<string, unknown>> | undefined,
   args: unknown,
   purpose: "restrict" | "permit",
+  paths: PathArguments = {},
 ): boolean {
   if (!patterns) return true;
   const record = args !== null && typeof args === "object" ? (args as Record<string, unknown>) : {};
@@ -50,6 +85,17 @@ export function argsMatch(
       continue;
     }
     if (typeof value !== "string") return false;
+    if (paths.pathArgs?.includes(name)) {
+      const path = relativePath(value, paths.pathRoot);
+      if (path.escapes) {
+        if (purpose === "permit") return false;
+        continue;
+      }
+      // The pattern is read the same way, so `./config/**` or `<root>/config/**` mean `config/**`.
+      const glob = relativePath(pattern, paths.pathRoot);
+      if (glob.escapes || !globMatches(glob.text, path.text)) return false;
+      continue;
+    }
     const { text, escapes } = normalised(value);
     if (escapes) {
       if (purpose === "permit") return false;
