@@ -34,7 +34,7 @@ export function parseConfig(
 ): { config: AgentConfig; missingEnv: Map<string, string>; secrets: string[] } {
   const raw = parseYaml(text, options.file);
   const env = options.env ?? process.env;
-  const { value, missing, referenced } = interpolateEnv(raw, env, (segments, text) => coerceText(AgentConfigSchema, segments, text));
+  const { value, missing, referenced } = interpolateEnv(raw, env, (segments, text) => coerceText(AgentConfigSchema, segments, text), options.file);
   try {
     return { config: validate(AgentConfigSchema, value, options.file), missingEnv: missing, secrets: referencedSecrets(referenced, env) };
   } catch (error) {

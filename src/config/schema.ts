@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { unsafeRegexReason } from "../policy/index.js";
 
 const PriceSchema = z.strictObject({
   input: z.number().nonnegative(),
@@ -43,7 +44,10 @@ const RegexSchema = z.string().superRefine((pattern, context) => {
     new RegExp(pattern, "iu");
   } catch (error) {
     context.addIssue({ code: "custom", message: `not a valid regular expression: ${(error as Error).message}` });
+    return;
   }
+  const unsafe = unsafeRegexReason(pattern);
+  if (unsafe) context.addIssue({ code: "custom", message: `pattern ${JSON.stringify(pattern)} refused: ${unsafe}` });
 });
 
 /** Argument patterns: a string is a glob for string arguments (`**\/.env`); other values must be equal. */

@@ -1,5 +1,7 @@
 import type { EventPayload } from "../contracts/index.js";
+import { ConfigError } from "../errors/index.js";
 import { REDACTION } from "../redaction/index.js";
+import { unsafeRegexReason } from "./regex-safety.js";
 
 export interface GuardrailSettings {
   input: { maxLength?: number; promptInjection: boolean; block: readonly string[] };
@@ -22,8 +24,13 @@ function clip(text: string, max = 60): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function compile(patterns: readonly string[]): { source: string; regex: RegExp }[] {
-  return patterns.map((source) => ({ source, regex: new RegExp(source, "iu") }));
+/** Patterns that could hang a run are refused here too, for guardrails built in code. */
+function compile(patterns: readonly string[], where: string, flags = "iu"): { source: string; regex: RegExp }[] {
+  return patterns.map((source, index) => {
+    const unsafe = unsafeRegexReason(source);
+    if (unsafe) throw new ConfigError(`pattern ${JSON.stringify(source)} refused: ${unsafe}`, { path: `${where}[${index}]` });
+    return { source, regex: new RegExp(source, flags) };
+  });
 }
 
 /**
@@ -39,10 +46,10 @@ export class Guardrails {
 
   constructor(settings: GuardrailSettings) {
     this.#settings = settings;
-    this.#inputBlock = compile(settings.input.block);
-    this.#outputBlock = compile(settings.output.block);
-    this.#outputWarn = compile(settings.output.warn);
-    this.#outputRedact = settings.output.redact.map((source) => ({ source, regex: new RegExp(source, "giu") }));
+    this.#inputBlock = compile(settings.input.block, "guardrails.input.block");
+    this.#outputBlock = compile(settings.output.block, "guardrails.output.block");
+    this.#outputWarn = compile(settings.output.warn, "guardrails.output.warn");
+    this.#outputRedact = compile(settings.output.redact, "guardrails.output.redact", "giu");
   }
 
   /** Firings for a user message; any `block` means the model must not be called. */

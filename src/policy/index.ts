@@ -4,3 +4,5 @@ export { RateLimiter, type RateLimitSettings, type LimitSettings } from "./rate-
 export type { Approver, ApprovalDecision, ApprovalQuestion } from "./approver.js";
 export { promptApprover } from "./prompt-approver.js";
 export { firstMatch, trusted, type PolicyRule, type TrustRule, type ArgumentPatterns } from "./rules.js";
+export { unsafeRegexReason } from "./regex-safety.js";
+export { globMatches } from "./match.js";

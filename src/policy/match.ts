@@ -1,19 +1,72 @@
 import { posix } from "node:path";
-import { globToRegExp } from "../patterns/index.js";
+type Token = { kind: "char"; char: string } | { kind: "one" } | { kind: "star" } | { kind: "any" } | { kind: "segments" };
 
-const cache = new Map<string, RegExp>();
-
-function compiled(glob: string): RegExp {
-  let regex = cache.get(glob);
-  if (!regex) {
-    regex = globToRegExp(glob);
-    cache.set(glob, regex);
+/** The glob syntax of `patterns/globToRegExp`: `*` and `?` within a segment, `**` across them, `**\/` for whole segments. */
+function tokenize(glob: string): Token[] {
+  const tokens: Token[] = [];
+  const chars = [...glob];
+  for (let index = 0; index < chars.length; index++) {
+    const char = chars[index] as string;
+    if (char === "*" && chars[index + 1] === "*") {
+      const segments = chars[index + 2] === "/";
+      tokens.push({ kind: segments ? "segments" : "any" });
+      index += segments ? 2 : 1;
+    } else if (char === "*") tokens.push({ kind: "star" });
+    else if (char === "?") tokens.push({ kind: "one" });
+    else tokens.push({ kind: "char", char });
   }
-  return regex;
+  return tokens;
 }
 
+const cache = new Map<string, Token[]>();
+
+/**
+ * Whether a glob matches the whole text. Simulated over the pattern's positions rather than
+ * compiled to a backtracking RegExp: `*a*a*a*b` against a long argument a model sent would
+ * take polynomial time to fail there, and here it costs text length × pattern length.
+ */
 export function globMatches(glob: string, text: string): boolean {
-  return compiled(glob).test(text);
+  let tokens = cache.get(glob);
+  if (!tokens) {
+    tokens = tokenize(glob);
+    cache.set(glob, tokens);
+  }
+  const end = tokens.length;
+  // State 2p: before token p; 2p+1: inside a segment of a `**/` token p (it may not end there).
+  const closure = (states: Set<number>): Set<number> => {
+    const stack = [...states];
+    while (stack.length) {
+      const state = stack.pop() as number;
+      if (state % 2 === 1) continue;
+      const token = tokens[state / 2];
+      if (token && token.kind !== "char" && token.kind !== "one" && !states.has(state + 2)) {
+        states.add(state + 2);
+        stack.push(state + 2);
+      }
+    }
+    return states;
+  };
+  let current = closure(new Set([0]));
+  for (const char of text) {
+    const next = new Set<number>();
+    for (const state of current) {
+      const position = Math.floor(state / 2);
+      const token = tokens[position];
+      if (!token) continue;
+      if (state % 2 === 1 || token.kind === "segments") {
+        next.add(char === "/" ? position * 2 : position * 2 + 1);
+      } else if (token.kind === "char") {
+        if (char === token.char) next.add(state + 2);
+      } else if (token.kind === "one") {
+        if (char !== "/") next.add(state + 2);
+      } else if (token.kind === "star") {
+        if (char !== "/") next.add(state);
+      } else next.add(state);
+    }
+    if (next.size === 0) return false;
+    current = closure(next);
+  }
+  return current.has(end * 2);
 }
 
 /**

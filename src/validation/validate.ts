@@ -85,6 +85,13 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, file?: 
   return result.data;
 }
 
+/**
+ * How many alias expansions one YAML file may make (yaml's maxAliasCount, which counts each
+ * alias by the size of what it repeats). Anchors that are reused a few times fit easily; a
+ * "billion laughs" file, whose nested aliases would expand to gigabytes, is refused.
+ */
+export const MAX_YAML_ALIASES = 100;
+
 /** Parses YAML; a syntax error names the file, line and column. */
 export function parseYaml(text: string, file?: string): unknown {
   const lineCounter = new LineCounter();
@@ -96,7 +103,19 @@ export function parseYaml(text: string, file?: string): unknown {
     const message = problem.message.split("\n")[0] ?? problem.message;
     throw new ConfigError(`malformed YAML${where ? ` at ${where}` : ""}: ${message}`, { file });
   }
-  return document.toJS() as unknown;
+  try {
+    return document.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as unknown;
+  } catch (error) {
+    // yaml throws a plain ReferenceError for an alias bomb (and for an alias to no anchor).
+    if (error instanceof ReferenceError) {
+      const excessive = /excessive alias count/i.test(error.message);
+      throw new ConfigError(
+        excessive ? `YAML aliases expand too much (more than ${MAX_YAML_ALIASES} expansions): write the repeated parts out, or use fewer nested aliases` : `malformed YAML: ${error.message}`,
+        { file },
+      );
+    }
+    throw error;
+  }
 }
 
 export function readTextFile(file: string, what: string): string {

@@ -1,0 +1,106 @@
+import fc from "fast-check";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { AgentRun } from "../../src/agent/index.js";
+import { MAX_EXPANDED_VALUE_CHARS, parseConfig } from "../../src/config/index.js";
+import { ConfigError } from "../../src/errors/index.js";
+import { globToRegExp } from "../../src/patterns/index.js";
+import { Guardrails, globMatches } from "../../src/policy/index.js";
+import { ScriptedModel } from "../../src/providers/scripted/index.js";
+import { MemoryRunStore } from "../../src/store/index.js";
+import { MAX_YAML_ALIASES } from "../../src/validation/index.js";
+import { retrace } from "../cli/run-cli.js";
+import { scriptedAgent, tempDir, testContext } from "../helpers.js";
+
+/** "Billion laughs": each level repeats the one below nine times. */
+function aliasBomb(levels = 9): string {
+  const names = "abcdefghijklmnop";
+  const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let level = 1; level < levels; level++) lines.push(`${names[level]}: &${names[level]} [${Array(9).fill(`*${names[level - 1]}`).join(",")}]`);
+  return lines.join("\n");
+}
+
+function configError(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error("no error");
+}
+
+describe("hostile or huge input is a typed error, never a stack trace", () => {
+  it(`refuses a YAML alias bomb in a config (more than ${MAX_YAML_ALIASES} alias expansions), naming the file`, () => {
+    const error = configError(() => parseConfig(`name: a\nllm: {provider: scripted}\nbomb:\n  ${aliasBomb().replaceAll("\n", "\n  ")}\n`, { file: "agent.yaml", env: {} }));
+    expect(error.describe()).toMatch(/^agent\.yaml: YAML aliases expand too much/);
+  });
+
+  it("refuses a YAML alias bomb in a mock script", () => {
+    const file = join(tempDir(), "mock.yaml");
+    writeFileSync(file, `responses: [{text: hi}]\nx:\n  ${aliasBomb().replaceAll("\n", "\n  ")}\n`);
+    expect(configError(() => ScriptedModel.fromFile(file)).describe()).toMatch(/mock\.yaml: YAML aliases expand too much/);
+  });
+
+  it("keeps ordinary anchors and aliases working", () => {
+    const { config } = parseConfig("name: a\nllm: {provider: scripted}\npolicy:\n  - &deny { tool: write_file, action: deny }\n  - *deny\n", { env: {} });
+    expect(config.policy).toHaveLength(2);
+  });
+
+  it("an env expansion over the size limit names the file and the key", () => {
+    const big = "x".repeat(64 * 1024);
+    const yaml = `name: a\nllm: {provider: scripted}\nsystem_prompt: "${"${BIG}".repeat(MAX_EXPANDED_VALUE_CHARS / big.length + 1)}"\n`;
+    const error = configError(() => parseConfig(yaml, { file: "agent.yaml", env: { BIG: big } }));
+    expect(error.describe()).toMatch(/^agent\.yaml system_prompt: environment variables expand to more than 1048576 characters in one value/);
+  });
+
+  it("through the CLI: an alias bomb exits 2 with one line, no stack trace", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "agent.yaml"), `name: a\nllm: {provider: scripted}\nbomb:\n  ${aliasBomb().replaceAll("\n", "\n  ")}\n`);
+    const result = await retrace(["run", join(dir, "agent.yaml"), "-m", "hi", "--mock", join(dir, "agent.yaml")]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/YAML aliases expand too much/);
+    expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
+  });
+});
+
+describe("a config's own patterns cannot hang a run", () => {
+  it("refuses (a+)+$ and other exponential shapes when the config loads, naming the key", () => {
+    for (const pattern of ["(a+)+$", "(a|aa)*$", "(\\w+\\s?)+$", "(x)\\1"]) {
+      const yaml = `name: a\nllm: {provider: scripted}\nguardrails:\n  output:\n    block: [ok, '${pattern}']\n`;
+      expect(configError(() => parseConfig(yaml, { file: "agent.yaml", env: {} })).describe()).toMatch(/^agent\.yaml guardrails\.output\.block\[1\]: pattern .* refused/);
+    }
+    expect(() => parseConfig("name: a\nllm: {provider: scripted}\nguardrails: {output: {block: ['(ab)+', 'drop\\s+table', '(?:foo|bar) baz']}}\n", { env: {} })).not.toThrow();
+  });
+
+  it("a guardrail built in code refuses (a+)+$ too, and a run against a long answer completes", async () => {
+    const settings = (block: string[]) => ({ input: { promptInjection: false, block: [] }, output: { block, warn: [], redact: [] } });
+    expect(() => new Guardrails(settings(["(a+)+$"]))).toThrow(ConfigError);
+    // The same intent without the nested repetition runs against a long answer and finishes.
+    const guardrails = new Guardrails(settings(["^a+b"]));
+    const answer = `${"a".repeat(200_000)}!`;
+    const run = AgentRun.start(scriptedAgent({ responses: [{ text: answer }] }, { guardrails }), { store: new MemoryRunStore(), context: testContext() });
+    const outcome = await run.send("go");
+    expect(outcome).toMatchObject({ status: "completed", output: answer });
+  });
+
+  it("policy globs match in time linear in the argument: *a*a*a*a*b against a long path", () => {
+    expect(globMatches("*a*a*a*a*a*b", "a".repeat(200_000))).toBe(false);
+    expect(globMatches("**/**/**/**/x", "a/".repeat(50_000))).toBe(false);
+  });
+
+  it("policy globs mean what globToRegExp means", () => {
+    const piece = fc.constantFrom("a", "b", "/", ".", "-");
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(piece, fc.constantFrom("*", "**", "**/", "?")), { maxLength: 8 }).map((parts) => parts.join("")),
+        fc.array(piece, { maxLength: 10 }).map((parts) => parts.join("")),
+        (glob, text) => {
+          expect(globMatches(glob, text)).toBe(globToRegExp(glob).test(text));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
