@@ -1,1 +1,2 @@
 export { globToRegExp, globBase, hasGlob } from "./glob.js";
+export { unsafeRegexReason } from "./regex-safety.js";

@@ -1,7 +1,7 @@
 import type { EventPayload } from "../contracts/index.js";
 import { ConfigError } from "../errors/index.js";
 import { REDACTION } from "../redaction/index.js";
-import { unsafeRegexReason } from "./regex-safety.js";
+import { unsafeRegexReason } from "../patterns/index.js";
 
 export interface GuardrailSettings {
   input: { maxLength?: number; promptInjection: boolean; block: readonly string[] };

@@ -6,5 +6,5 @@ export type { Approver, ApprovalDecision, ApprovalQuestion } from "./approver.js
 // types, and this barrel is reachable from the published declarations, which must compile in a
 // project without @types/node (test/package/fresh-project.test.ts).
 export { firstMatch, trusted, type PolicyRule, type TrustRule, type ArgumentPatterns } from "./rules.js";
-export { unsafeRegexReason } from "./regex-safety.js";
+export { unsafeRegexReason } from "../patterns/index.js";
 export { globMatches } from "./match.js";

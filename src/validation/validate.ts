@@ -95,6 +95,12 @@ export const MAX_YAML_ALIASES = 100;
 /** Double-quoted scalars longer than this are resolved here rather than by the yaml package. */
 const LONG_SCALAR = 4096;
 
+/** JSON refuses raw control characters (a tab) in a string, where YAML keeps them. */
+function hasControlCharacter(text: string): boolean {
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) < 0x20) return true;
+  return false;
+}
+
 /**
  * The value of a long double-quoted scalar, when it is simple enough to get without yaml: the
  * package builds such a value one character at a time, which for a 50 MB answer in a mock
@@ -106,7 +112,7 @@ function quickDoubleQuoted(source: string): string | undefined {
   const inner = source.slice(1, -1);
   if (/[\n\r]/.test(inner)) return undefined;
   if (!inner.includes("\\")) return inner;
-  if (/\\[^"\\/bfnrtu]/.test(inner) || /[\u0000-\u001f]/.test(inner)) return undefined;
+  if (/\\[^"\\/bfnrtu]/.test(inner) || hasControlCharacter(inner)) return undefined;
   try {
     return JSON.parse(`"${inner}"`) as string;
   } catch {
