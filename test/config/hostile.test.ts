@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AgentRun } from "../../src/agent/index.js";
-import { MAX_EXPANDED_VALUE_CHARS, parseConfig } from "../../src/config/index.js";
+import { MAX_EXPANDED_VALUE_CHARS, buildAgent, parseConfig } from "../../src/config/index.js";
 import { ConfigError } from "../../src/errors/index.js";
 import { globToRegExp } from "../../src/patterns/index.js";
 import { Guardrails, globMatches } from "../../src/policy/index.js";
@@ -67,23 +67,32 @@ describe("hostile or huge input is a typed error, never a stack trace", () => {
 });
 
 describe("a config's own patterns cannot hang a run", () => {
-  it("refuses (a+)+$ and other exponential shapes when the config loads, naming the key", () => {
-    for (const pattern of ["(a+)+$", "(a|aa)*$", "(\\w+\\s?)+$", "(x)\\1"]) {
+  it("(a+)+$ and \\s+$ as guardrails run against a long answer and the run completes", async () => {
+    const yaml = "name: a\nllm: {provider: scripted}\nguardrails:\n  output:\n    block: ['(a+)+$']\n    warn: ['\\s+$', 'a.*b']\n    redact: ['(\\w+\\s?)+!']\n";
+    const { config } = parseConfig(yaml, { file: "agent.yaml", env: {} });
+    const answer = `${"a".repeat(100_000)}${" ".repeat(100_000)}x`;
+    const agent = await buildAgent({ config, file: "agent.yaml", baseDir: tempDir(), missingEnv: new Map() }, { mock: new ScriptedModel({ responses: [{ text: answer }] }) });
+    const run = AgentRun.start(agent, { store: new MemoryRunStore(), context: testContext() });
+    expect(await run.send("go")).toMatchObject({ status: "completed", output: answer });
+  });
+
+  it("a guardrail built in code runs (a+)+$ on a long answer too, and blocks when it matches", async () => {
+    const settings = (block: string[]) => ({ input: { promptInjection: false, block: [] }, output: { block, warn: [], redact: [] } });
+    const guardrails = new Guardrails(settings(["(a+)+$"]));
+    const long = "a".repeat(200_000);
+    const blocked = AgentRun.start(scriptedAgent({ responses: [{ text: long }] }, { guardrails }), { store: new MemoryRunStore(), context: testContext() });
+    expect(await blocked.send("go")).toMatchObject({ status: "failed", error: { code: "guardrail_blocked" } });
+    const passed = AgentRun.start(scriptedAgent({ responses: [{ text: `${long}!` }] }, { guardrails }), { store: new MemoryRunStore(), context: testContext() });
+    expect(await passed.send("go")).toMatchObject({ status: "completed" });
+  });
+
+  it("refuses what has no linear-time form when it could take exponential time: back-references, exponential shapes under lookarounds", () => {
+    for (const pattern of ["(x)\\1", "(?=(a+)+$)b", "(?<!(a|aa)*)c"]) {
       const yaml = `name: a\nllm: {provider: scripted}\nguardrails:\n  output:\n    block: [ok, '${pattern}']\n`;
       expect(configError(() => parseConfig(yaml, { file: "agent.yaml", env: {} })).describe()).toMatch(/^agent\.yaml guardrails\.output\.block\[1\]: pattern .* refused/);
     }
-    expect(() => parseConfig("name: a\nllm: {provider: scripted}\nguardrails: {output: {block: ['(ab)+', 'drop\\s+table', '(?:foo|bar) baz']}}\n", { env: {} })).not.toThrow();
-  });
-
-  it("a guardrail built in code refuses (a+)+$ too, and a run against a long answer completes", async () => {
-    const settings = (block: string[]) => ({ input: { promptInjection: false, block: [] }, output: { block, warn: [], redact: [] } });
-    expect(() => new Guardrails(settings(["(a+)+$"]))).toThrow(ConfigError);
-    // The same intent without the nested repetition runs against a long answer and finishes.
-    const guardrails = new Guardrails(settings(["^a+b"]));
-    const answer = `${"a".repeat(200_000)}!`;
-    const run = AgentRun.start(scriptedAgent({ responses: [{ text: answer }] }, { guardrails }), { store: new MemoryRunStore(), context: testContext() });
-    const outcome = await run.send("go");
-    expect(outcome).toMatchObject({ status: "completed", output: answer });
+    expect(() => new Guardrails({ input: { promptInjection: false, block: ["(x)\\1"] }, output: { block: [], warn: [], redact: [] } })).toThrow(ConfigError);
+    expect(() => parseConfig("name: a\nllm: {provider: scripted}\nguardrails: {output: {block: ['(?=a)b+', 'drop\\s+table', '(a+)+$']}}\n", { env: {} })).not.toThrow();
   });
 
   it("policy globs match in time linear in the argument: *a*a*a*a*b against a long path", () => {
