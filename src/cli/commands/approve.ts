@@ -53,7 +53,7 @@ export function approveCommand(argv: string[], io: CliIO): ExitCode {
       throw new UsageError(`call ${callId} is already approved as ${role}; still needed: ${missing.join(", ") || "nothing"}`);
     }
     const by = values.by !== undefined ? { by: values.by } : {};
-    if (approval.deadline !== undefined && log.now() > approval.deadline) {
+    if (approval.deadline !== undefined && systemClock.now() > approval.deadline) {
       log.append<"approval.expired">({
         type: "approval.expired",
         callId,
