@@ -62,6 +62,10 @@ export interface RunState {
   toolCalls: ToolCallView[];
   retrievals: RetrievalView[];
   guardrails: GuardrailView[];
+  /** What a run listing shows, from the same reduction: the start, the parent, the latest outcome. */
+  started: Pick<EventOf<"run.started">, "at" | "parent"> | undefined;
+  lastFinished: Pick<EventOf<"run.finished">, "output" | "usage" | "cost" | "steps"> | undefined;
+  lastAt: string | undefined;
 }
 
 export function initialState(): RunState {
@@ -90,6 +94,9 @@ export function initialState(): RunState {
     toolCalls: [],
     retrievals: [],
     guardrails: [],
+    started: undefined,
+    lastFinished: undefined,
+    lastAt: undefined,
   };
 }
 
@@ -147,10 +154,10 @@ function settle(previous: RunState, event: { callId: string; name: string }, con
 }
 
 function apply(previous: RunState, event: RunEvent): RunState {
-  const state: RunState = { ...previous, lastSeq: event.seq, runId: previous.runId ?? event.runId };
+  const state: RunState = { ...previous, lastSeq: event.seq, lastAt: event.at, runId: previous.runId ?? event.runId };
   switch (event.type) {
     case "run.started":
-      return { ...state, status: "running", agentName: event.agent.name };
+      return { ...state, status: "running", agentName: event.agent.name, started: { at: event.at, parent: event.parent } };
     case "message": {
       const turn: TurnView = { index: state.turnViews.length + 1, input: event.content, status: "running", output: "", error: undefined, steps: 0 };
       const blocked = event.blocked === true;
@@ -295,6 +302,7 @@ function apply(previous: RunState, event: RunEvent): RunState {
         output: event.output,
         error: event.error,
         waiting: undefined,
+        lastFinished: { output: event.output, usage: event.usage, cost: event.cost, steps: event.steps },
       };
     }
     case "retrieval":

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { manualClock } from "../../src/context/index.js";
 import type { RunEvent } from "../../src/contracts/index.js";
-import { fold, initialState, projectView, viewRun } from "../../src/journal/index.js";
+import { fold, initialState, projectView, summarize, summaryOf, viewRun } from "../../src/journal/index.js";
 import { MemoryRunStore } from "../../src/store/index.js";
 import { CLOCK_STEP, drive, EPOCH, scenario, scenarioAgent } from "../agent/scenarios.js";
 
@@ -14,7 +14,7 @@ const recordedLog = scenario.map(async (s) => {
 });
 
 describe("the run view and fold", () => {
-  it("agree on every prefix of real logs, blocked inputs included", async () => {
+  it("agree on every prefix of real logs, blocked inputs included (and so does the run listing)", async () => {
     await fc.assert(
       fc.asyncProperty(recordedLog, async (pending) => {
         const events = await pending;
@@ -37,6 +37,10 @@ describe("the run view and fold", () => {
           expect([view.steps, view.llmCalls, view.cost, view.usage]).toEqual([state.steps, state.llmCalls, state.cost, state.usage]);
           const pendingIds = state.pendingCalls.map((call) => call.callId);
           expect(view.toolCalls.filter((call) => call.status === "pending").map((call) => call.callId)).toEqual(pendingIds);
+          // The listing row is the same reduction, from the lifecycle events alone (as SQLite lists it).
+          const row = summarize(prefix);
+          const full = summaryOf(state);
+          expect(row && { ...row, events: 0, updatedAt: "" }).toEqual(full && { ...full, events: 0, updatedAt: "" });
           // Every settled call's outcome is the one the conversation gives the model.
           const settled = new Set(state.messages.flatMap((message) => (message.role === "tool" ? [message.toolCallId] : [])));
           expect(view.toolCalls.filter((call) => call.status !== "pending").map((call) => call.callId).sort()).toEqual([...settled].sort());
