@@ -26,8 +26,8 @@ export interface RunSummary {
 export interface RunStore {
   /** Appends events of one run atomically, serialised canonically; throws SeqConflictError if `events[0].seq` is not next. */
   append(events: readonly RunEvent[]): void;
-  /** Appends the canonical bytes of events of one run atomically (what RunLog writes). */
-  appendRaw(bodies: readonly string[]): void;
+  /** Appends the canonical bytes of events of one run atomically (what RunLog writes); returns the events they hold, as a reader will see them. */
+  appendRaw(bodies: readonly string[]): RunEvent[];
   /** Events of a run from `fromSeq` (default 1) through `toSeq` (default: the last), in seq order; fresh objects each call. */
   read(runId: string, fromSeq?: number, toSeq?: number): RunEvent[];
   /** The stored bytes of those events, exactly as appended. */

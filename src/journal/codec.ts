@@ -3,21 +3,20 @@ import { CanonicalJsonError, EventFormatError, type ErrorPlace } from "../errors
 import { RunEventSchema, type RunEvent } from "../contracts/index.js";
 
 /**
- * The one serialisation of an event: its canonical JSON, checked against the event schema.
- * Both stores keep exactly these bytes, so a log hash, a bundle or a replay reads what was
- * written. What canonical JSON cannot hold unchanged (NaN, a lone surrogate, …) or the
- * schema refuses is an EventFormatError naming the run, the seq and the field.
+ * The one serialisation of an event: its canonical JSON. Both stores keep exactly these bytes
+ * (and check them with `checkStoredBody`), so a log hash, a bundle or a replay reads what was
+ * written. What canonical JSON cannot hold unchanged (NaN, a lone surrogate, …) is an
+ * EventFormatError naming the run, the seq and the field.
  */
 export function serializeEvent(event: RunEvent, place: ErrorPlace = placeOf(event)): string {
-  let body: string;
   try {
-    body = canonicalJson(event);
+    const body = canonicalJson(event);
+    remember(body);
+    return body;
   } catch (error) {
     if (error instanceof CanonicalJsonError) throw new EventFormatError(`cannot be stored: ${error.message}`, { ...place, ...(error.place.path ? { path: error.place.path } : {}) });
     throw error;
   }
-  checkSchema(JSON.parse(body), place);
-  return body;
 }
 
 /**
@@ -33,6 +32,8 @@ export function checkStoredBody(body: string, place: ErrorPlace = {}): RunEvent 
     throw new EventFormatError(`not valid JSON: ${(error as Error).message}`, place);
   }
   const event = checkSchema(value, place);
+  // Bytes this process just produced with canonicalJson are canonical by construction.
+  if (fresh.delete(body)) return event;
   let canonical: string;
   try {
     canonical = canonicalJson(value);
@@ -42,6 +43,18 @@ export function checkStoredBody(body: string, place: ErrorPlace = {}): RunEvent 
   }
   if (canonical !== body) throw new EventFormatError("not in canonical form (keys sorted, no spaces, shortest numbers): the store keeps canonical bytes only", placeOf(event, place));
   return event;
+}
+
+/**
+ * Bodies serialised here and not yet checked by a store: the writer's bytes need not be
+ * canonicalised a second time. Bounded, so bodies serialised and never stored are let go.
+ */
+const fresh = new Set<string>();
+const FRESH_LIMIT = 64;
+
+function remember(body: string): void {
+  if (fresh.size >= FRESH_LIMIT) fresh.clear();
+  fresh.add(body);
 }
 
 /** Validates one stored event; the error names the run, the seq and the first bad field. */

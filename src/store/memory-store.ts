@@ -15,10 +15,10 @@ export class MemoryRunStore implements RunStore {
     this.appendRaw(events.map((event) => serializeEvent(event)));
   }
 
-  appendRaw(bodies: readonly string[]): void {
+  appendRaw(bodies: readonly string[]): RunEvent[] {
     const checked = bodies.map((body) => checkStoredBody(body));
     const first = checked[0];
-    if (!first) return;
+    if (!first) return [];
     const log = this.#logs.get(first.runId) ?? [];
     let expected = log.length + 1;
     for (const event of checked) {
@@ -28,6 +28,7 @@ export class MemoryRunStore implements RunStore {
     }
     log.push(...bodies);
     this.#logs.set(first.runId, log);
+    return checked;
   }
 
   read(runId: string, fromSeq = 1, toSeq = Number.MAX_SAFE_INTEGER): RunEvent[] {

@@ -1,6 +1,6 @@
 import type { RunContext } from "../context/index.js";
 import { EVENT_FORMAT_VERSION, type EventPayload, type RunEvent, type RunEventType, type EventOf } from "../contracts/index.js";
-import { fold, initialState, parseEvent, serializeEvent, type RunState } from "../journal/index.js";
+import { checkStoredBody, fold, initialState, serializeEvent, type RunState } from "../journal/index.js";
 import type { RunStore } from "../contracts/index.js";
 
 /**
@@ -78,7 +78,7 @@ export class RunLog {
     try {
       for (const payload of payloads) {
         const draft = { v: EVENT_FORMAT_VERSION, runId: this.runId, seq: ++seq, at: new Date(0).toISOString(), ...payload } as RunEvent;
-        serializeEvent(payload.type === "llm.finished" ? ({ ...draft, durationMs: 0 } as RunEvent) : draft);
+        checkStoredBody(serializeEvent(payload.type === "llm.finished" ? ({ ...draft, durationMs: 0 } as RunEvent) : draft));
       }
       return undefined;
     } catch (error) {
@@ -105,10 +105,9 @@ export class RunLog {
       if (event.type === "llm.started") started = event;
       return serializeEvent(event);
     });
-    this.store.appendRaw(bodies);
-    // The log's own copy is read back from the bytes, so this process folds exactly what a
-    // process that opens the run later will fold.
-    const events = bodies.map((body) => parseEvent(body, { runId: this.runId }));
+    // The log's own copy is what the store read back from the bytes, so this process folds
+    // exactly what a process that opens the run later will fold.
+    const events = this.store.appendRaw(bodies);
     this.#events.push(...events);
     this.#state = fold(events, this.#state);
     return events;

@@ -95,22 +95,22 @@ export class SqliteRunStore implements RunStore {
     this.appendRaw(events.map((event) => serializeEvent(event, { file: this.path, runId: event.runId, seq: event.seq })));
   }
 
-  appendRaw(bodies: readonly string[]): void {
+  appendRaw(bodies: readonly string[]): RunEvent[] {
     // Every body is checked before anything is written, exactly as the memory store checks it.
     const checked = bodies.map((body) => ({ event: checkStoredBody(body, { file: this.path }), body }));
     const first = checked[0];
-    if (!first) return;
-    if (checked.length === 1) {
-      this.#insertOne(first);
-      return;
+    if (!first) return [];
+    if (checked.length === 1) this.#insertOne(first);
+    else {
+      try {
+        this.#appendTx(checked);
+      } catch (error) {
+        // The transaction rolled back: what this connection thought it wrote is not there.
+        this.#seen.delete(first.event.runId);
+        throw error;
+      }
     }
-    try {
-      this.#appendTx(checked);
-    } catch (error) {
-      // The transaction rolled back: what this connection thought it wrote is not there.
-      this.#seen.delete(first.event.runId);
-      throw error;
-    }
+    return checked.map((item) => item.event);
   }
 
   /**

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { z } from "zod";
 import { AgentRun, type AgentDefinition } from "../../src/agent/index.js";
 import { createRunContext, manualClock, type Clock } from "../../src/context/index.js";
-import type { ResponseEntry, RunStore } from "../../src/contracts/index.js";
+import type { ResponseEntry, RunEvent, RunStore } from "../../src/contracts/index.js";
 import { ANY_APPROVER, Guardrails, missingRoles, PolicyGate } from "../../src/policy/index.js";
 import { ScriptedModel } from "../../src/providers/scripted/index.js";
 import { MemoryRunStore, RunLog } from "../../src/store/index.js";
@@ -108,9 +108,11 @@ export function scenarioAgent(s: Scenario): AgentDefinition {
 export class BoundaryStore extends MemoryRunStore {
   readonly boundaries: number[] = [];
 
-  override appendRaw(bodies: readonly string[]): void {
-    super.appendRaw(bodies);
-    if (bodies.length) this.boundaries.push((JSON.parse(bodies[bodies.length - 1] as string) as { seq: number }).seq);
+  override appendRaw(bodies: readonly string[]): RunEvent[] {
+    const events = super.appendRaw(bodies);
+    const last = events[events.length - 1];
+    if (last) this.boundaries.push(last.seq);
+    return events;
   }
 }
 
