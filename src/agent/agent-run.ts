@@ -274,6 +274,10 @@ function runChild(tool: SubAgentTool, task: string, parent: RunLog, callId: stri
   const runId = childRunId(parent.runId, callId);
   const options = { store: parent.store, context };
   const child = subAgentDefinition(tool);
-  if (parent.store.lastSeq(runId) > 0) return AgentRun.open(child, runId, options).resume();
+  if (parent.store.lastSeq(runId) > 0) {
+    const opened = AgentRun.open(child, runId, options);
+    // A crash between the child's start and its task: the task is the turn it still owes.
+    return opened.log.state.turns === 0 ? opened.send(task) : opened.resume();
+  }
   return AgentRun.start(child, { ...options, runId, parent: { runId: parent.runId, callId } }).send(task);
 }
