@@ -114,6 +114,23 @@ describe("resume equals the uninterrupted run", () => {
     expect(resumed.at(-1)).toMatchObject({ type: "run.finished", status: "completed", output: "the answer" });
   });
 
+  it("a child run cut after its start (before its task was logged) is given its task on resume", async () => {
+    const child = scriptedAgent({ responses: [{ text: "child done" }] });
+    const parent = () =>
+      scriptedAgent({ responses: [{ tool_calls: [{ name: "helper", arguments: { task: "look it up" } }] }, { text: "done" }] }, {
+        tools: [subAgentTool("helper", child)] as AnyTool[],
+      });
+    const store = new MemoryRunStore();
+    await AgentRun.start(parent(), { store, context: testContext(), runId: "p" }).send("go");
+    const parentLog = store.read("p");
+    const childId = store.list().find((row) => row.parentRunId === "p")?.runId as string;
+    const crashed = crashedAt(parentLog, parentLog.findIndex((event) => event.type === "tool.started") + 1);
+    crashed.append(store.read(childId).slice(0, 1));
+    const outcome = await AgentRun.open(parent(), "p", { store: crashed, context: testContext() }).resume();
+    expect(outcome).toMatchObject({ status: "completed", output: "done" });
+    expect(crashed.read(childId).map((event) => event.type)).toEqual(store.read(childId).map((event) => event.type));
+  });
+
   it("a rejecting sibling in a parallel batch fails alone: the other calls' outcomes are kept", async () => {
     const explodes: AgentDefinition = {
       ...scriptedAgent({ responses: [{ text: "never" }] }),
