@@ -14,7 +14,7 @@ export function serializeEvent(event: RunEvent, place: ErrorPlace = placeOf(even
     remember(body);
     return body;
   } catch (error) {
-    if (error instanceof CanonicalJsonError) throw new EventFormatError(`cannot be stored: ${error.message}`, { ...place, ...(error.place.path ? { path: error.place.path } : {}) });
+    if (error instanceof CanonicalJsonError) throw new EventFormatError(error.message, { ...place, ...(error.place.path ? { path: error.place.path } : {}) });
     throw error;
   }
 }
@@ -38,7 +38,7 @@ export function checkStoredBody(body: string, place: ErrorPlace = {}): RunEvent 
   try {
     canonical = canonicalJson(value);
   } catch (error) {
-    if (error instanceof CanonicalJsonError) throw new EventFormatError(`cannot be stored: ${error.message}`, { ...placeOf(event, place), ...(error.place.path ? { path: error.place.path } : {}) });
+    if (error instanceof CanonicalJsonError) throw new EventFormatError(error.message, { ...placeOf(event, place), ...(error.place.path ? { path: error.place.path } : {}) });
     throw error;
   }
   if (canonical !== body) throw new EventFormatError("not in canonical form (keys sorted, no spaces, shortest numbers): the store keeps canonical bytes only", placeOf(event, place));

@@ -1,4 +1,5 @@
 import type { RunContext } from "../context/index.js";
+import { EventFormatError } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, type EventPayload, type RunEvent, type RunEventType, type EventOf } from "../contracts/index.js";
 import { checkStoredBody, fold, initialState, serializeEvent, type RunState } from "../journal/index.js";
 import type { RunStore } from "../contracts/index.js";
@@ -75,15 +76,16 @@ export class RunLog {
    */
   refusal(payloads: readonly LogPayload[]): string | undefined {
     let seq = this.#state.lastSeq;
-    try {
-      for (const payload of payloads) {
-        const draft = { v: EVENT_FORMAT_VERSION, runId: this.runId, seq: ++seq, at: new Date(0).toISOString(), ...payload } as RunEvent;
+    for (const payload of payloads) {
+      const draft = { v: EVENT_FORMAT_VERSION, runId: this.runId, seq: ++seq, at: new Date(0).toISOString(), ...payload } as RunEvent;
+      try {
         checkStoredBody(serializeEvent(payload.type === "llm.finished" ? ({ ...draft, durationMs: 0 } as RunEvent) : draft));
+      } catch (error) {
+        if (!(error instanceof EventFormatError)) throw error;
+        return `${payload.type}${error.place.path ? ` at ${error.place.path}` : ""}: ${error.message}`;
       }
-      return undefined;
-    } catch (error) {
-      return (error as Error).message;
     }
+    return undefined;
   }
 
   append<T extends RunEventType>(payload: Extract<LogPayload, { type: T }>): EventOf<T> {
