@@ -10,7 +10,9 @@ import {
   call,
   expectProviderError,
   hostileChunks,
+  NUMBER_ARGUMENTS,
   openAISse,
+  readWireBody,
   readWireFixture,
   splitsACharacter,
   sseResponse,
@@ -249,6 +251,21 @@ describe("OpenAI request and response mapping", () => {
     scripted(OPENAI_URL, [json(completion({ content: null, refusal: "I can't help with that." }, "stop"))]);
     const response = await openai().generate(userRequest("gpt-4.1"), call());
     expect(response).toMatchObject({ text: "I can't help with that.", stopReason: "content_filter" });
+  });
+});
+
+describe("OpenAI tool arguments are the text the model produced, never re-serialised", () => {
+  it("whole response: the arguments string, byte for byte", async () => {
+    scripted(OPENAI_URL, [() => new Response(readWireBody("openai-tool-call-numbers.message.json"), { headers: { "content-type": "application/json" } })]);
+    const response = await openai().generate(userRequest("gpt-4.1"), call());
+    expect(response.toolCalls).toEqual([{ id: "call_numbers", name: "compute", arguments: NUMBER_ARGUMENTS }]);
+  });
+
+  it("streaming: the concatenated argument fragments, byte for byte", async () => {
+    const chunks = hostileChunks(openAISse(readWireFixture("openai-tool-call-numbers.chunks.jsonl")), 5);
+    scripted(OPENAI_URL, [() => sseResponse(streamOf(chunks))]);
+    const response = await openai({ stream: true }).generate(userRequest("gpt-4.1"), call());
+    expect(response.toolCalls).toEqual([{ id: "call_numbers", name: "compute", arguments: NUMBER_ARGUMENTS }]);
   });
 });
 

@@ -21,9 +21,16 @@ export function useMockServer(): ReturnType<typeof setupServer> {
 }
 
 export function readWireFixture(name: string): string[] {
-  const path = fileURLToPath(new URL(`../../fixtures/wire/${name}`, import.meta.url));
-  return readFileSync(path, "utf8").split("\n").filter((line) => line.trim() !== "");
+  return readWireBody(name).split("\n").filter((line) => line.trim() !== "");
 }
+
+/** A fixture's text as it is on disk: a body to serve byte for byte, never re-serialised. */
+export function readWireBody(name: string): string {
+  return readFileSync(fileURLToPath(new URL(`../../fixtures/wire/${name}`, import.meta.url)), "utf8").trimEnd();
+}
+
+/** The tool arguments every `*-numbers` fixture carries, spelled so re-serialising changes them. */
+export const NUMBER_ARGUMENTS = '{"ratio": 1.0, "big": 12345678901234567890, "exp": 1E+2, "neg": -0.50, "nested": {"list": [1.0, 2.50]}}';
 
 const encoder = new TextEncoder();
 

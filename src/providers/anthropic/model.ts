@@ -73,9 +73,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
     try {
       const work = options.stream
         ? generateStreaming(clientOf(), body, context, deadline.signal, generateOptions.onTextDelta)
-        : clientOf()
-            .messages.create(body, { signal: deadline.signal })
-            .then((wire) => fromMessage(parseWire(MessageWire, wire, context, "a response")));
+        : generateWhole(clientOf(), body, context, deadline.signal);
       return LlmResponseSchema.parse(await deadline.race(work));
     } catch (error) {
       throw await fromSdkError(error, anthropicErrors, { context, deadline, timeoutMs });
@@ -85,6 +83,23 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
   }
 
   return { provider: "anthropic", model: options.model, generate };
+}
+
+/**
+ * The body is read as text, not through the SDK's parse, because the SDK hands back
+ * `tool_use.input` as a parsed object: re-serialising it would lose `1.0` and the digits of a
+ * large integer. The input's own text is cut out of the body instead (see fromMessage).
+ */
+async function generateWhole(client: Anthropic, body: MessagesBody, context: ProviderCallContext, signal: AbortSignal): Promise<LlmResponse> {
+  // asResponse still throws the SDK's typed errors for an HTTP error status.
+  const response = await client.messages.create(body, { signal }).asResponse();
+  const text = await response.text();
+  // As the SDK does: a body that does not say it is JSON is handed on as text, which parseWire
+  // reports as "not JSON"; a JSON body that does not parse throws a SyntaxError (fromSdkError).
+  const mediaType = response.headers.get("content-type")?.split(";")[0]?.trim() ?? "";
+  const isJson = mediaType.includes("application/json") || mediaType.endsWith("+json");
+  const value: unknown = isJson ? JSON.parse(text) : text;
+  return fromMessage(parseWire(MessageWire, value, context, "a response"), text);
 }
 
 async function generateStreaming(
