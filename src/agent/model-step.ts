@@ -1,6 +1,6 @@
 import { ProviderError, RetraceError } from "../errors/index.js";
 import { digest } from "../canonical/index.js";
-import type { EventOf, EventPayload, LlmRequest, LlmResponse, ToolSpec } from "../contracts/index.js";
+import { identityOf, type EventOf, type EventPayload, type LlmRequest, type LlmResponse, type ToolSpec } from "../contracts/index.js";
 import type { RunLog } from "../store/index.js";
 import { requestKey } from "../keys/index.js";
 import { toolSpecs } from "../tools/index.js";
@@ -45,7 +45,7 @@ const MAX_BACKOFF_MS = 30_000;
 export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
   const { agent, log } = env;
   const request = buildRequest(agent, log);
-  const key = requestKey(agent.model.provider, request);
+  const key = requestKey(identityOf(agent.model), request);
   const step = log.state.steps + 1;
   const maxRetries = agent.maxRetries ?? 2;
   for (let attempt = 1; ; attempt++) {

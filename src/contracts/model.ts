@@ -94,11 +94,39 @@ export interface GenerateOptions {
   now?: () => number;
 }
 
+/**
+ * What a model sends with every request beyond the request itself, when that can change the
+ * answer: the provider, where the requests go, and the sampling defaults it applies where the
+ * request sets none (the request's own values win). Never credentials or headers. Request keys
+ * and the agent digest include it, so two OpenAI-compatible servers serving one model name, or
+ * one model built at two temperatures, never look alike.
+ */
+export const ModelIdentitySchema = z.object({
+  provider: z.string(),
+  /** The model asked for when the request names none. */
+  model: z.string(),
+  baseUrl: z.string().optional(),
+  temperature: z.number().optional(),
+  maxTokens: z.number().int().optional(),
+  seed: z.number().int().optional(),
+});
+export type ModelIdentity = z.infer<typeof ModelIdentitySchema>;
+
 /** What every provider implements. Errors are thrown as `ProviderError` (see errors/). */
 export interface LanguageModel {
   readonly provider: string;
   readonly model: string;
+  /**
+   * Required of any model that sends more than the request (an HTTP provider); a model that
+   * answers from the request alone (scripted, replay) may leave it out, and is then known by
+   * its provider and model.
+   */
+  readonly identity?: ModelIdentity;
   generate(request: LlmRequest, options: GenerateOptions): Promise<LlmResponse>;
+}
+
+export function identityOf(model: Pick<LanguageModel, "provider" | "model" | "identity">): ModelIdentity {
+  return model.identity ?? { provider: model.provider, model: model.model };
 }
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });

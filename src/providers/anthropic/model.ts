@@ -1,10 +1,10 @@
 /** A LanguageModel over the Anthropic Messages API, through the official SDK. */
 import Anthropic from "@anthropic-ai/sdk";
-import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse } from "../../contracts/index.js";
+import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse, ModelIdentity } from "../../contracts/index.js";
 import { LlmResponseSchema } from "../../contracts/index.js";
 import { abortableFetch, DEFAULT_CALL_TIMEOUT_MS, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
 import { anthropicErrors } from "./errors.js";
-import { toMessagesBody, type MessagesBody } from "./request.js";
+import { DEFAULT_MAX_TOKENS, toMessagesBody, type MessagesBody } from "./request.js";
 import { fromMessage, MessageStreamAssembler } from "./response.js";
 import { MessageWire, StreamEventWire } from "./wire.js";
 
@@ -82,7 +82,15 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
     }
   }
 
-  return { provider: "anthropic", model: options.model, generate };
+  const identity: ModelIdentity = {
+    provider: "anthropic",
+    model: options.model,
+    baseUrl: options.baseUrl ?? ANTHROPIC_BASE_URL,
+    // The limit always sent; a temperature is refused at the call, but it is what was asked.
+    maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+  };
+  return { provider: "anthropic", model: options.model, identity, generate };
 }
 
 /**

@@ -3,7 +3,7 @@
  * it ("openai-compatible": vLLM, Ollama, LiteLLM, Groq, ...), through the official SDK.
  */
 import OpenAI from "openai";
-import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse } from "../../contracts/index.js";
+import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse, ModelIdentity } from "../../contracts/index.js";
 import { LlmResponseSchema } from "../../contracts/index.js";
 import { abortableFetch, DEFAULT_CALL_TIMEOUT_MS, captureErrorBodies, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
 import { openAIErrors } from "./errors.js";
@@ -83,7 +83,15 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
     }
   }
 
-  return { provider: dialect, model: options.model, generate };
+  const identity: ModelIdentity = {
+    provider: dialect,
+    model: options.model,
+    baseUrl: baseURL,
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  };
+  return { provider: dialect, model: options.model, identity, generate };
 }
 
 async function generateStreaming(
