@@ -60,7 +60,8 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
         ...(env.onTextDelta ? { onTextDelta: env.onTextDelta } : {}),
       });
       const answer = withUniqueCallIds(response, log);
-      const cost = agent.cost ? agent.cost(agent.model.model, answer.usage) : null;
+      // Unknown usage is an unknown cost, never $0.
+      const cost = agent.cost && answer.usage ? agent.cost(agent.model.model, answer.usage) : null;
       return {
         ok: true,
         finished: { type: "llm.finished", step, attempt, requestKey: key, response: answer, cost, durationMs: Math.max(0, log.now() - startedAt) },

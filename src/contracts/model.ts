@@ -69,6 +69,12 @@ export const UsageSchema = z.object({
   outputTokens: z.number().int().nonnegative(),
   /** Input tokens served from the provider's prompt cache (a subset of inputTokens). */
   cachedInputTokens: z.number().int().nonnegative(),
+  /**
+   * In a total over model calls (a run's usage): the calls whose provider reported no usage.
+   * Their tokens are in none of the counts, which are then only a lower bound. Absent when
+   * every call reported its usage.
+   */
+  unknownCalls: z.number().int().positive().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
@@ -78,7 +84,8 @@ export const LlmResponseSchema = z.object({
   text: z.string(),
   toolCalls: z.array(ToolCallSchema),
   stopReason: StopReasonSchema,
-  usage: UsageSchema,
+  /** null: the provider reported no usage (compatible servers may omit it). Unknown, never 0. */
+  usage: UsageSchema.nullable(),
 });
 export type LlmResponse = z.infer<typeof LlmResponseSchema>;
 
@@ -131,10 +138,13 @@ export function identityOf(model: Pick<LanguageModel, "provider" | "model" | "id
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
 
-export function addUsage(a: Usage, b: Usage): Usage {
+/** A total plus one call's usage (null when unknown) or another total. */
+export function addUsage(a: Usage, b: Usage | null): Usage {
+  const unknownCalls = (a.unknownCalls ?? 0) + (b === null ? 1 : (b.unknownCalls ?? 0));
   return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    inputTokens: a.inputTokens + (b?.inputTokens ?? 0),
+    outputTokens: a.outputTokens + (b?.outputTokens ?? 0),
+    cachedInputTokens: a.cachedInputTokens + (b?.cachedInputTokens ?? 0),
+    ...(unknownCalls > 0 ? { unknownCalls } : {}),
   };
 }

@@ -377,6 +377,19 @@ describe("Anthropic streaming", () => {
     });
   });
 
+  it("has unknown usage (null, not 0 tokens) when the stream never reports it", async () => {
+    const events = [
+      { type: "message_start", message: { id: "msg_u", model: MODEL } },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "hi" } },
+      { type: "message_delta", delta: { stop_reason: "end_turn" } },
+      { type: "message_stop" },
+    ];
+    scripted([() => sseResponse(streamOf(hostileChunks(anthropicSse(events))))]);
+    const response = await anthropic({ stream: true }).generate(userRequest(MODEL), call());
+    expect(response).toMatchObject({ text: "hi", stopReason: "end", usage: null });
+  });
+
   it("keeps tool input that does not parse (cut at max_tokens) as raw text", async () => {
     const events = [
       { type: "message_start", message: { id: "msg_m", model: MODEL, usage: { input_tokens: 5, output_tokens: 1 } } },

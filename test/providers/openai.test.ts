@@ -375,8 +375,8 @@ describe("OpenAI-compatible quirks", () => {
       ],
       // No finish_reason, but tool calls: the model stopped to call them.
       stopReason: "tool_calls",
-      // No usage at all: zeros, not a failure.
-      usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+      // No usage at all: unknown (null), not a failure, and never a fake 0 tokens.
+      usage: null,
     });
   });
 
@@ -391,7 +391,7 @@ describe("OpenAI-compatible quirks", () => {
       text: "ok ",
       toolCalls: [{ id: "call_2_0", name: "get_weather", arguments: '{"city":"Lyon"}' }],
       stopReason: "tool_calls",
-      usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+      usage: null,
     });
   });
 

@@ -56,14 +56,14 @@ function stopReasonOf(stopReason: string | null | undefined): StopReason {
  * prompt (as OpenAI reports it), so all three are added, and cachedInputTokens is the cache
  * reads, a subset of it. Cache writes (billed at 1.25x) stay priced as plain input.
  */
-function usageOf(usage: PartialUsageWire | null | undefined): Usage {
+function usageOf(usage: PartialUsageWire | null | undefined): Usage | null {
+  // A stream that never said how many tokens went in or out leaves the usage unknown, not 0.
+  const input = usage?.input_tokens;
+  const output = usage?.output_tokens;
+  if (input === null || input === undefined || output === null || output === undefined) return null;
   const cacheRead = usage?.cache_read_input_tokens ?? 0;
   const cacheWrite = usage?.cache_creation_input_tokens ?? 0;
-  return {
-    inputTokens: (usage?.input_tokens ?? 0) + cacheRead + cacheWrite,
-    outputTokens: usage?.output_tokens ?? 0,
-    cachedInputTokens: cacheRead,
-  };
+  return { inputTokens: input + cacheRead + cacheWrite, outputTokens: output, cachedInputTokens: cacheRead };
 }
 
 interface PartialBlock {
