@@ -502,7 +502,9 @@ describe("Anthropic errors", () => {
   });
 
   it("an unhandled request (wrong path) fails the call", async () => {
+    const unhandled = server.expectUnhandled();
     await expectProviderError(anthropic({ baseUrl: "https://api.anthropic.com/wrong" }).generate(userRequest(MODEL), call()), "connection");
+    expect(unhandled).toEqual(["POST https://api.anthropic.com/wrong/v1/messages"]);
   });
 
   it("a missing key fails before any request", async () => {

@@ -460,10 +460,11 @@ describe("OpenAI errors", () => {
   it("prefers retry-after-ms and reads an HTTP date", async () => {
     failWith(429, envelope("slow down"), { "retry-after-ms": "1500", "retry-after": "9" });
     expect((await expectProviderError(openai().generate(userRequest("gpt-4.1"), call()), "rate_limited")).retryAfterMs).toBe(1500);
-    failWith(429, envelope("slow down"), { "retry-after": new Date(Date.now() + 60_000).toUTCString() });
-    const retryAfterMs = (await expectProviderError(openai().generate(userRequest("gpt-4.1"), call()), "rate_limited")).retryAfterMs;
-    expect(retryAfterMs).toBeGreaterThan(55_000);
-    expect(retryAfterMs).toBeLessThanOrEqual(60_000);
+    // The date is measured against the clock the call is given, never the machine's.
+    failWith(429, envelope("slow down"), { "retry-after": "Thu, 01 Jan 2026 00:01:00 GMT" });
+    const now = () => Date.UTC(2026, 0, 1, 0, 0, 0);
+    const retryAfterMs = (await expectProviderError(openai().generate(userRequest("gpt-4.1"), call(0, { now })), "rate_limited")).retryAfterMs;
+    expect(retryAfterMs).toBe(60_000);
   });
 
   it("measures an HTTP-date retry-after against the run's clock when it is given", async () => {
@@ -537,9 +538,11 @@ describe("OpenAI errors", () => {
   });
 
   it("an unhandled request (wrong path) fails the call instead of reaching the network", async () => {
+    const unhandled = server.expectUnhandled();
     const model = openai({ baseUrl: "https://api.openai.com/v2-wrong" });
     const error = await expectProviderError(model.generate(userRequest("gpt-4.1"), call()), "connection");
     expect(error.message).toContain("could not reach OpenAI");
+    expect(unhandled).toEqual(["POST https://api.openai.com/v2-wrong/chat/completions"]);
   });
 
   it("a missing key fails before any request", async () => {
@@ -548,13 +551,14 @@ describe("OpenAI errors", () => {
   });
 
   it("a caller's abort rejects with the caller's reason, not a retryable provider error", async () => {
+    const controller = new AbortController();
+    const reason = new Error("run cancelled");
+    // Cancelled once the request is in flight, whenever that is: no timer decides the order.
     server.use(http.post(OPENAI_URL, async () => {
+      controller.abort(reason);
       await delay("infinite");
       return HttpResponse.json({});
     }));
-    const controller = new AbortController();
-    const reason = new Error("run cancelled");
-    setTimeout(() => controller.abort(reason), 50);
     const error = await openai().generate(userRequest("gpt-4.1"), call(0, { signal: controller.signal })).catch((caught: unknown) => caught);
     expect(error).toBe(reason);
     expect(error).not.toBeInstanceOf(ProviderError);
