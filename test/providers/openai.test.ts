@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { delay, http, HttpResponse } from "msw";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { canonicalJson } from "../../src/canonical/index.js";
 import { ProviderError } from "../../src/errors/index.js";
 import type { LlmRequest, ToolSpec } from "../../src/contracts/index.js";
@@ -496,10 +496,27 @@ describe("OpenAI errors", () => {
     const lines = readWireFixture("openai-text-excerpt.chunks.jsonl");
     scripted(OPENAI_URL, [() => sseResponse(streamOf(hostileChunks(openAISse(lines.slice(0, 3), false)), { endless: true }))]);
     const deltas: string[] = [];
-    await expectProviderError(
-      openai({ stream: true, timeoutMs: 200 }).generate(userRequest("gpt-4.1"), call(0, { onTextDelta: (text) => deltas.push(text) })),
-      "timeout",
-    );
+    let stalled!: () => void;
+    const reachedStall = new Promise<void>((resolve) => (stalled = resolve));
+    // The deadline fires only once the chunks before the stall are in, however slow the machine:
+    // its timer is a fake one, moved on by hand.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const pending = openai({ stream: true, timeoutMs: 200 }).generate(
+        userRequest("gpt-4.1"),
+        call(0, {
+          onTextDelta: (text) => {
+            deltas.push(text);
+            if (deltas.length === 2) stalled();
+          },
+        }),
+      );
+      await reachedStall;
+      vi.advanceTimersByTime(200);
+      await expectProviderError(pending, "timeout");
+    } finally {
+      vi.useRealTimers();
+    }
     expect(deltas).toEqual(["**", "Holiday"]);
   });
 
