@@ -112,6 +112,7 @@ export const ModelIdentitySchema = z.object({
   provider: z.string(),
   /** The model asked for when the request names none. */
   model: z.string(),
+  /** Where requests go, without any credentials the configured URL carried. */
   baseUrl: z.string().optional(),
   temperature: z.number().optional(),
   maxTokens: z.number().int().optional(),

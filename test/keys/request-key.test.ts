@@ -219,7 +219,7 @@ describe("the model identity that enters keys and the agent digest", () => {
       stream: true,
     });
     expect(requestKey(identityOf(dressed), REQUEST)).toBe(plain);
-    expect(JSON.stringify(identityOf(dressed))).not.toContain("sk-live");
+    for (const secret of ["sk-live", "sk-abc", "pass@"]) expect(JSON.stringify(identityOf(dressed))).not.toContain(secret);
     expect(endpointOf("https://gw.example/openai/?api-version=2024-02-01&key=k")).toBe("https://gw.example/openai?api-version=2024-02-01");
   });
 

@@ -2,6 +2,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse, ModelIdentity } from "../../contracts/index.js";
 import { LlmResponseSchema } from "../../contracts/index.js";
+import { endpointOf } from "../../keys/index.js";
 import { abortableFetch, DEFAULT_CALL_TIMEOUT_MS, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
 import { anthropicErrors } from "./errors.js";
 import { DEFAULT_MAX_TOKENS, toMessagesBody, type MessagesBody } from "./request.js";
@@ -85,7 +86,8 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
   const identity: ModelIdentity = {
     provider: "anthropic",
     model: options.model,
-    baseUrl: options.baseUrl ?? ANTHROPIC_BASE_URL,
+    // Without credentials a URL may carry, so that the identity can be shown and logged.
+    baseUrl: endpointOf(options.baseUrl ?? ANTHROPIC_BASE_URL) ?? undefined,
     // The limit always sent; a temperature is refused at the call, but it is what was asked.
     maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),

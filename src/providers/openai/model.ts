@@ -5,6 +5,7 @@
 import OpenAI from "openai";
 import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse, ModelIdentity } from "../../contracts/index.js";
 import { LlmResponseSchema } from "../../contracts/index.js";
+import { endpointOf } from "../../keys/index.js";
 import { abortableFetch, DEFAULT_CALL_TIMEOUT_MS, captureErrorBodies, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
 import { openAIErrors } from "./errors.js";
 import { toChatCompletionBody, type ChatCompletionBody, type OpenAIDialect } from "./request.js";
@@ -86,7 +87,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
   const identity: ModelIdentity = {
     provider: dialect,
     model: options.model,
-    baseUrl: baseURL,
+    // Without credentials a URL may carry, so that the identity can be shown and logged.
+    baseUrl: endpointOf(baseURL) ?? undefined,
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
