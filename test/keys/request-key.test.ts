@@ -108,13 +108,20 @@ function messageVariants(messages: readonly Message[]): Message[][] {
   return variants;
 }
 
+/** A key the object does not have yet. */
+function freshKey(object: object): string {
+  let key = "~";
+  while (Object.hasOwn(object, key)) key += "~";
+  return key;
+}
+
 function toolVariants(tools: readonly ToolSpec[]): ToolSpec[][] {
   const variants: ToolSpec[][] = tools.flatMap((item, index) => {
     const replace = (changed: ToolSpec) => tools.map((other, at) => (at === index ? changed : other));
     return [
       replace({ ...item, name: `${item.name}~` }),
       replace({ ...item, description: `${item.description}~` }),
-      replace({ ...item, parameters: { ...item.parameters, "~": null } }),
+      replace({ ...item, parameters: { ...item.parameters, [freshKey(item.parameters)]: null } }),
       tools.filter((_, at) => at !== index),
     ];
   });
@@ -127,7 +134,7 @@ const other = (value: number | undefined) => (value === undefined ? 1 : value + 
 /** Requests and models that differ from the given ones in one thing that determines the answer. */
 function changes(model: ModelIdentity, req: LlmRequest): [string, ModelIdentity, LlmRequest][] {
   const out: [string, ModelIdentity, LlmRequest][] = [
-    ["model", model, { ...req, model: `${req.model}~` }],
+    ["model", model, { ...req, model: `${req.model || model.model}~` }],
     ["system", model, { ...req, system: req.system === undefined ? "" : `${req.system}~` }],
     ["temperature", model, { ...req, temperature: other(req.temperature ?? model.temperature) }],
     ["maxTokens", model, { ...req, maxTokens: other(req.maxTokens ?? model.maxTokens) }],
