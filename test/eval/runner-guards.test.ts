@@ -13,11 +13,11 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectCases, defineEval, type EvalSpec } from "../../src/eval/define.js";
-import { NetworkGuard } from "../../src/eval/network-guard.js";
+import { collectCases, defineEval, type EvalSpec } from "../../src/eval/dsl/index.js";
+import { NetworkGuard } from "../../src/sandbox/index.js";
 import type { AttemptResult, CaseResult } from "../../src/eval/report/schema.js";
-import { runCases, type PlannedCase, type RunCasesOptions } from "../../src/eval/runner.js";
-import { suiteScope } from "../../src/eval/scope.js";
+import { runCases, type PlannedCase, type RunCasesOptions } from "../../src/eval/runner/index.js";
+import { suiteScope } from "../../src/sandbox/index.js";
 import { tempDir } from "../helpers.js";
 
 const agent = { name: "guard-test", max_steps: 4, llm: { provider: "openai" as const }, tools: ["calculator"] };

@@ -5,27 +5,27 @@
  * sees that turn. Every assertion is a scorer underneath; `t.judge` is the one that runs at
  * once (it may call a model) and returns its result.
  */
-import { budgetsScorer } from "../../scorers/budgets.js";
-import { exactScorer } from "../../scorers/exact.js";
-import { guardrailScorer } from "../../scorers/guardrail.js";
-import { includesScorer } from "../../scorers/includes.js";
-import { noToolsScorer } from "../../scorers/no-tools.js";
-import { regexScorer } from "../../scorers/regex.js";
+import { budgetsScorer } from "../../../scorers/budgets.js";
+import { exactScorer } from "../../../scorers/exact.js";
+import { guardrailScorer } from "../../../scorers/guardrail.js";
+import { includesScorer } from "../../../scorers/includes.js";
+import { noToolsScorer } from "../../../scorers/no-tools.js";
+import { regexScorer } from "../../../scorers/regex.js";
 // Every built-in registers itself, so `t.judge("llm-judge")` and `match.scorer("...")` find them by name.
-import { getScorer } from "../../scorers/index.js";
-import { retrievedChunkScorer } from "../../scorers/retrieved-chunk.js";
-import { runStatusScorer } from "../../scorers/run-status.js";
-import { toolBlockedScorer } from "../../scorers/tool-blocked.js";
-import { toolCalledScorer } from "../../scorers/tool-called.js";
-import { toolNotCalledScorer } from "../../scorers/tool-not-called.js";
-import { sequenceOrder, toolTrajectoryScorer, type ExpectedCall } from "../../scorers/tool-trajectory.js";
-import type { AgentRun, TurnOutcome } from "../agent/index.js";
-import { errorMessage } from "../errors/index.js";
-import type { BlockReason, RunEvent, RunStore, Usage } from "../contracts/index.js";
+import { getScorer } from "../../../scorers/index.js";
+import { retrievedChunkScorer } from "../../../scorers/retrieved-chunk.js";
+import { runStatusScorer } from "../../../scorers/run-status.js";
+import { toolBlockedScorer } from "../../../scorers/tool-blocked.js";
+import { toolCalledScorer } from "../../../scorers/tool-called.js";
+import { toolNotCalledScorer } from "../../../scorers/tool-not-called.js";
+import { sequenceOrder, toolTrajectoryScorer, type ExpectedCall } from "../../../scorers/tool-trajectory.js";
+import type { AgentRun, TurnOutcome } from "../../agent/index.js";
+import { errorMessage } from "../../errors/index.js";
+import type { BlockReason, RunEvent, RunStore, Usage } from "../../contracts/index.js";
 import { isScorerRef, type Matcher } from "./match.js";
-import { viewRun } from "../journal/index.js";
-import { type RunView, type ToolCallView, type TurnView, type CaseInfo, type JudgeService, type Scorer, type ScoreResult } from "../contracts/index.js";
-import { checkResult, failed, passed } from "../scoring/index.js";
+import { viewRun } from "../../journal/index.js";
+import { type RunView, type ToolCallView, type TurnView, type CaseInfo, type JudgeService, type Scorer, type ScoreResult } from "../../contracts/index.js";
+import { checkResult, failed, passed } from "../../scoring/index.js";
 
 export type Severity = "gate" | "soft";
 

@@ -56,7 +56,7 @@ function ownRoot(): string {
     }
     dir = dirname(dir);
   }
-  return dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+  return dirname(dirname(dirname(dirname(fileURLToPath(import.meta.url)))));
 }
 
 function externals(transform: typeof import("esbuild").transform): Plugin {
