@@ -218,6 +218,8 @@ export class EvalContext {
 
   static {
     for (const [method, sugar] of Object.entries(builtinAssertions) as [string, AnySugar][]) {
+      // A scorer's sugar adds methods; it never replaces one of t's own (send, check, judge, ...).
+      if (method in EvalContext.prototype) throw new Error(`internal: the assertion t.${method} would replace a method of t`);
       const assertion = {
         [method](this: EvalContext, ...args: unknown[]): void {
           const options = (args[sugar.arity] ?? {}) as AssertOptions;

@@ -27,9 +27,9 @@ import { tmpdir } from "node:os";
 import { isBuiltin } from "node:module";
 import { basename, dirname, join, relative as relativePath, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
 import type { BuildOptions, Message, OnResolveArgs, Plugin, PluginBuild } from "esbuild";
 import { init as initLexer, parse as parseModule } from "es-module-lexer";
+import { registerSourceMap } from "./source-maps.js";
 
 export type Compiled = { module: string } | { error: string };
 
@@ -279,7 +279,7 @@ export function compileTypeScript(files: readonly string[]): Compilation {
     const map = maps.get(out);
     if (map !== undefined) {
       writeFileSync(`${out}.map`, map);
-      sourceMaps.set(out, { text: map, decoded: undefined });
+      registerSourceMap(out, map);
     }
     pending.get(file)?.resolve({ module: out });
   };
@@ -324,37 +324,4 @@ export function compileTypeScript(files: readonly string[]): Compilation {
       void work.then(() => esbuild).then((api) => api.stop());
     },
   };
-}
-
-/** Source maps of the compiled eval modules, decoded on first use (only a failure needs one). */
-const sourceMaps = new Map<string, { text: string; decoded: TraceMap | undefined }>();
-
-/**
- * Where a position in a compiled eval module (1-based line and column, as in a stack trace)
- * came from in the eval file, or undefined for any other file.
- */
-export function originalPosition(file: string, line: number, column: number): { file: string; line: number; column: number } | undefined {
-  const path = file.startsWith("file:") ? fileURLToPath(file) : file;
-  const entry = sourceMaps.get(path);
-  if (!entry) return undefined;
-  entry.decoded ??= new TraceMap(entry.text, pathToFileURL(`${path}.map`).href);
-  // The segment at or before the column on that line (trace-mapping's default bias).
-  const found = originalPositionFor(entry.decoded, { line, column: column - 1 });
-  if (found.source === null || found.line === null || found.column === null) return undefined;
-  return { file: found.source.startsWith("file:") ? fileURLToPath(found.source) : resolve(found.source), line: found.line, column: found.column + 1 };
-}
-
-/** A stack frame's "file:line:column" (a path or a file: URL), optionally in parentheses, at the end of the line. */
-const FRAME_POSITION = /\(?((?:file:\/\/)?[^()\s]+):(\d+):(\d+)\)?\s*$/;
-
-/**
- * Where a stack frame points, mapped back to the eval file's own line when the frame is in a
- * compiled eval module; undefined when the frame names no position.
- */
-export function framePosition(frame: string): { file: string; line: number; column: number } | undefined {
-  const found = FRAME_POSITION.exec(frame);
-  if (!found) return undefined;
-  const [, where, line, column] = found as unknown as [string, string, string, string];
-  const path = where.startsWith("file:") ? fileURLToPath(where) : where;
-  return originalPosition(path, Number(line), Number(column)) ?? { file: path, line: Number(line), column: Number(column) };
 }
