@@ -12,7 +12,7 @@ import { CASE, readJsonReport, retrace, suite, tempDir } from "./cli-helpers.js"
 
 
 
-const HEAD = `import { defineEval } from "retrace";\n`;
+const HEAD = `import { defineEval } from "retrace-agents";\n`;
 
 /** A local server that notes every request, to check that refused means refused. */
 const hits: string[] = [];

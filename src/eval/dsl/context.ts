@@ -86,7 +86,7 @@ export type AssertionMethods<Table> = { [Method in keyof Table]: AssertionMethod
 type AnySugar = { readonly scorer: string; readonly arity: number; readonly call: (positional: never, options: never) => AssertionCall };
 
 // The built-in assertions (t.calledTool, t.outputContains, ...) are methods of every t, made from the table below.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the class installs these methods in its static block
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged with the class below, which installs these methods in its static block
 export interface EvalContext extends AssertionMethods<BuiltinAssertions> {}
 
 export class EvalContext {
