@@ -6,6 +6,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { framePosition, loadEvalFiles } from "../../../src/eval/loader/index.js";
+import { PACKAGE_NAME } from "../../../src/package-info.js";
 import { root, tempDir } from "../cli-helpers.js";
 
 /** A project folder with zod installed (Retrace itself resolves to the running copy). */
@@ -21,7 +22,7 @@ describe("the TypeScript eval-file bundle", () => {
   it("rewrites only real import specifiers: a string that says `from \"zod\"` stays as written", async () => {
     const quoted = `a string that says from "zod", import("zod") and export * from "zod"`;
     const dir = project({
-      "strings.eval.ts": `import { defineEval } from "retrace";
+      "strings.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";
 import { z } from "zod";
 const name: string = ${JSON.stringify(quoted)};
 defineEval({ name, config: { llm: { provider: "openai" } }, test: () => z.string().parse("ok") });
@@ -34,7 +35,7 @@ defineEval({ name, config: { llm: { provider: "openai" } }, test: () => z.string
 
   it("a frame of a compiled eval module points at the eval file's own line and column", async () => {
     const dir = project({
-      "throws.eval.ts": `import { defineEval } from "retrace";
+      "throws.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";
 import { z } from "zod";
 
 type Answer = { text: string };
