@@ -61,7 +61,13 @@ function applyInterceptors(state: Layer): void {
   interceptor.on("request", async ({ request, controller }) => {
     const settled = (): boolean => controller.readyState !== RequestController.PENDING;
     for (const handler of [...state.handlers]) {
-      await handler(request, controller);
+      try {
+        await handler(request, controller);
+      } catch (error) {
+        // A handler that breaks fails the request; the library would otherwise answer it with a made-up 500.
+        if (!settled()) controller.errorWith(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
       if (settled()) return;
     }
     for (const policy of state.policies) {

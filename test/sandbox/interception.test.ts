@@ -88,6 +88,18 @@ describe("the interception layer", () => {
     expect(hits).toEqual(["GET /live", "GET /live-http"]);
   });
 
+  it("a handler that throws fails the request with its error, instead of a made-up response", async () => {
+    const remove = addHttpHandler(() => {
+      throw new Error("the cassette is unreadable");
+    });
+    try {
+      await expect(fetch(`${base}/broken`)).rejects.toThrow("the cassette is unreadable");
+      await expect(get(`${base}/broken-http`)).rejects.toThrow("the cassette is unreadable");
+    } finally {
+      remove();
+    }
+  });
+
   it("the globals are the originals again once the last registration is removed", () => {
     const originals = { fetch: globalThis.fetch, request: http.request, get: http.get };
     const removePolicy = addUnhandledPolicy(() => undefined);
