@@ -6,6 +6,7 @@ import { RunLog, type LogPayload } from "../store/index.js";
 import { type RunStore } from "../contracts/index.js";
 import { toolSpecs } from "../tools/index.js";
 import type { AgentDefinition, TurnOutcome } from "./definition.js";
+import { parseArguments } from "./arguments.js";
 import { childRunId, subAgentDefinition, type SubAgentTool } from "./sub-agent.js";
 import { modelStep } from "./model-step.js";
 import { runPendingCalls } from "./tool-batch.js";
@@ -259,15 +260,6 @@ function blockedInput(blocking: readonly Pick<EventOf<"guardrail">, "rule" | "de
     code: "guardrail_blocked",
     message: `the input was blocked before any model call: ${blocking.map((firing) => `${firing.rule} (${firing.detail})`).join("; ")}`,
   };
-}
-
-function parseArguments(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (text.trim() === "") return { ok: true, value: {} };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
 }
 
 /** Starts the call's child run, or continues it if the log already has one (after a pause). */

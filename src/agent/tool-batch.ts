@@ -5,6 +5,7 @@ import type { EventOf, EventPayload, RetrievedChunk, ToolErrorKind } from "../co
 import type { PendingCall } from "../journal/index.js";
 import { RunLog, type LogPayload } from "../store/index.js";
 import type { AnyTool, ToolContext } from "../tools/index.js";
+import { parseArguments } from "./arguments.js";
 import type { AgentDefinition, TurnOutcome } from "./definition.js";
 import type { CallVerdict, PreparedCall } from "./gate.js";
 import { isSubAgent, type SubAgentTool } from "./sub-agent.js";
@@ -35,7 +36,9 @@ function prepare(call: PendingCall, tools: ReadonlyMap<string, AnyTool>): Prepar
     return { kind: "unknown_tool", message: `no tool named "${call.name}"; available: ${known.length ? known.join(", ") : "(none)"}` };
   }
   if (call.rawArgs !== undefined) {
-    return { kind: "invalid_arguments", message: `arguments are not valid JSON: ${truncate(call.rawArgs, 200)}` };
+    const parsed = parseArguments(call.rawArgs);
+    const problem = parsed.ok ? "arguments could not be read" : parsed.problem;
+    return { kind: "invalid_arguments", message: `${problem}: ${truncate(call.rawArgs, 200)}` };
   }
   const parsed = tool.input.safeParse(call.args ?? {});
   if (!parsed.success) {
