@@ -354,13 +354,13 @@ describe("mocks that run out fail the case", () => {
         test: async (t) => {
           await t.send("hi");
           t.completed();
-          await t.judge("llm-judge", { rubric: "polite", mock: { responses: [] }, severity: "soft" });
+          await t.judge("llm-judge", { rubric: "polite", mock: { responses: [{}] } as never, severity: "soft" });
         },
       },
     ]);
     expect(result?.status).toBe("failed");
     expect(attempt(result).errors).toEqual([
-      expect.stringMatching(/^the judge could not be set up: case "judge script invalid": the inline judge script \(mock\) is invalid: a script needs responses or rules/),
+      expect.stringMatching(/^the judge could not be set up: case "judge script invalid": the inline judge script \(mock\) is invalid: .*a response needs text, tool_calls or error/),
     ]);
   });
 
