@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SqliteRunStore } from "../../src/store/index.js";
 import { tempDir } from "../helpers.js";
-import { retrace } from "./run-cli.js";
+import { processes, retrace } from "./run-cli.js";
 
 const hello = ["examples/hello/agent.yaml", "-m", "What is 2 + 2?", "--mock", "examples/hello/mock.yaml"];
 
@@ -38,7 +38,7 @@ describe("retrace CLI", () => {
     const lines = raw.stdout.trimEnd().split("\n");
     expect(lines.map((line) => (JSON.parse(line) as { seq: number }).seq)).toEqual(lines.map((_, index) => index + 1));
     expect(lines.map((line) => (JSON.parse(line) as { type: string }).type)).toContain("tool.requested");
-  });
+  }, processes(4));
 
   it("exits 1 when the run fails (the mock script runs out)", async () => {
     const dir = tempDir();
@@ -69,7 +69,7 @@ describe("retrace CLI", () => {
     expect(unknown.stderr).toMatch(/unknown command "rn"/);
     expect((await retrace(["trace", "no-such-run", "--db", db])).stderr).toMatch(/run no-such-run: no such run in .*runs\.db/);
     expect(await retrace(["resume", "no-such-run", "--db", db])).toMatchObject({ code: 2, stderr: `error: run no-such-run: no such run in ${db}\n` });
-  });
+  }, processes(4));
 
   it("an unknown option gets the nearest known one, not parseArgs' advice about positionals", async () => {
     const tag = await retrace(["eval-test", "eval/", "--mock", "--tag", "smoke"]);
@@ -88,7 +88,7 @@ describe("retrace CLI", () => {
     new SqliteRunStore(join(empty, ".retrace/runs.db")).close();
     expect(await retrace(["runs"], { cwd: empty })).toMatchObject({ code: 0, stdout: "no runs yet in .retrace/runs.db (pass --db <path> to read another store)\n" });
     expect((await retrace(["trace", "r1"], { cwd: empty })).stderr).toMatch(/no such run in .*\.retrace\/runs\.db \(pass --db <path> if it is in another store\)/);
-  });
+  }, processes(4));
 
   it("read-only commands refuse a store that does not exist instead of creating one", async () => {
     const missing = join(tempDir(), "typo.db");

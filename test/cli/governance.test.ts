@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers.js";
-import { retrace } from "./run-cli.js";
+import { processes, retrace } from "./run-cli.js";
 
 interface Outcome {
   runId: string;
@@ -54,7 +54,7 @@ describe("governance from the CLI, each step in its own process", () => {
       "llm.finished",
       "run.finished",
     ]);
-  });
+  }, processes(4));
 
   it("approve and resume work from another folder: the run records where its config and mock are, and the hints carry --db", async () => {
     const box = sandbox();
@@ -68,7 +68,7 @@ describe("governance from the CLI, each step in its own process", () => {
     // Nothing is left to do, and resume says so rather than silently printing the answer again.
     const again = await retrace(["resume", first.runId, "--db", box.db], { cwd: elsewhere, env: box.env });
     expect(again).toMatchObject({ code: 0, stderr: `run ${first.runId} had already completed: nothing was left to do\n` });
-  });
+  }, processes(4));
 
   it("a denial from another process blocks the call with approval_denied", async () => {
     const box = sandbox();
@@ -78,7 +78,7 @@ describe("governance from the CLI, each step in its own process", () => {
     const trace = await retrace(["trace", first.runId, "--db", box.db]);
     expect(trace.stdout).toMatch(/tool\.blocked\s+write_file call_1_1 ⛔ approval_denied: denied by approver: not now/);
     expect(existsSync(join(box.workspace, "notes/todo.md"))).toBe(false);
-  });
+  }, processes(4));
 
   it("refuses to approve a call that is not pending", async () => {
     const box = sandbox();
@@ -113,7 +113,7 @@ describe("governance from the CLI, each step in its own process", () => {
     // With one role left, --role may be omitted.
     expect((await retrace(["approve", runId, "call_1_1", "--db", db])).stdout).toMatch(/approved call_1_1/);
     expect(JSON.parse((await retrace(["resume", runId, "--db", db, "--json"], { cwd: dir })).stdout)).toMatchObject({ status: "completed" });
-  });
+  }, processes(7));
 
   it("an approval after the deadline is refused and the call ends approval_expired", async () => {
     const dir = tempDir();
@@ -128,7 +128,7 @@ describe("governance from the CLI, each step in its own process", () => {
     await retrace(["resume", runId, "--db", db], { cwd: dir });
     expect((await retrace(["trace", runId, "--db", db])).stdout).toMatch(/tool\.blocked\s+write_file call_1_1 ⛔ approval_expired/);
     expect(existsSync(join(dir, "ws/a.md"))).toBe(false);
-  });
+  }, processes(5));
 
   it("--approve prompt asks on the terminal; y approves", async () => {
     const box = sandbox();
@@ -198,7 +198,7 @@ describe("sub-agents from the CLI", () => {
 
     const runs = (await retrace(["runs", "--db", db, "--json"], { cwd: dir })).stdout.trim().split("\n");
     expect(runs).toHaveLength(2);
-  });
+  }, processes(5));
 
   it("the child can be resumed on its own (its agent is found through the parent), then the parent", async () => {
     const dir = family();
@@ -212,5 +212,5 @@ describe("sub-agents from the CLI", () => {
     const parent = await retrace(["resume", waiting.runId, "--db", db, "--json"], { cwd: dir });
     expect(JSON.parse(parent.stdout)).toMatchObject({ status: "completed", output: "filed" });
     expect((await retrace(["runs", "--db", db, "--json"], { cwd: dir })).stdout.trim().split("\n")).toHaveLength(2);
-  });
+  }, processes(5));
 });

@@ -60,6 +60,8 @@ const cases: { args: string[]; says: RegExp }[] = [
   { args: ["runs", "--lmit", "3"], says: /unknown option --lmit \(did you mean --limit\?\)/ },
   { args: ["trace", "--db"], says: /trace: .*--db/ },
   { args: ["approve", "r1"], says: /approve: missing <runId> <callId>/ },
+  { args: ["constructor"], says: /unknown command "constructor"/ },
+  { args: ["__proto__", "--help"], says: /unknown command "__proto__"/ },
   { args: ["run", "examples/hello/agent.yaml", "-m", "hi", "--mock", join(dir, "folder.db")], says: /folder\.db/ },
 ];
 
