@@ -1,5 +1,5 @@
 // Multi-turn conversations on one run, and input turns given with the case.
-import { defineEval, match } from "retrace";
+import { defineEval, match } from "retrace-agents";
 
 defineEval({
   name: "conversation: remembers the earlier turn",

@@ -1,5 +1,5 @@
 // Governance: blocked calls and guardrails are events in the log, and assertions read them.
-import { defineEval } from "retrace";
+import { defineEval } from "retrace-agents";
 
 defineEval({
   name: "governance: chat mode blocks write_file",

@@ -1,5 +1,5 @@
 // The quickstart agent (examples/hello) under its own mock script.
-import { defineEval, match } from "retrace";
+import { defineEval, match } from "retrace-agents";
 
 defineEval({
   name: "hello: uses the calculator for arithmetic",

@@ -1,5 +1,5 @@
 // Retrieval: search_docs runs for real over eval/docs; each search is a `retrieval` event.
-import { defineEval } from "retrace";
+import { defineEval } from "retrace-agents";
 
 defineEval({
   name: "retrieval: finds the request-key passage",

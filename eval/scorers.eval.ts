@@ -1,6 +1,6 @@
 // Scorers: values checked with built-in scorers, a registered custom scorer, an LLM judge
 // (scripted under --mock; its call is a recorded run of its own), budgets and severities.
-import { defineEval, defineScorer, match, registerScorer } from "retrace";
+import { defineEval, defineScorer, match, registerScorer } from "retrace-agents";
 
 const politeness = registerScorer(
   defineScorer<{ words?: string[] }>({

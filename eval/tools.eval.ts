@@ -1,5 +1,5 @@
 // Tool use: what was called, with which arguments, in which order — read from the run log.
-import { defineEval, match } from "retrace";
+import { defineEval, match } from "retrace-agents";
 
 const calculator = "./agents/calculator.yaml";
 

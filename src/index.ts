@@ -1,4 +1,4 @@
-/** Retrace's public API: what a user builds agents, runs and evals with. Test doubles live in "retrace/testing". */
+/** Retrace's public API: what a user builds agents, runs and evals with. Test doubles live in "retrace-agents/testing". */
 export * from "./contracts/index.js";
 export * from "./errors/index.js";
 export { AgentRun, agentDigest, type AgentDefinition, type TurnOutcome, type CallGate, type CallVerdict, type PreparedCall } from "./agent/index.js";

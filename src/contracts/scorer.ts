@@ -74,6 +74,7 @@ export interface ScorerInput<Options = Record<string, unknown>> {
   judge: JudgeService | undefined;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry holds scorers of every option type; each scorer types its own
 export interface Scorer<Options = any> {
   readonly name: string;
   readonly description: string;

@@ -27,6 +27,7 @@ export type ToolMock =
   | { result: unknown }
   | { results: readonly unknown[] }
   | { throws: string }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a mock function types the arguments of the tool it stands in for
   | ((args: any, context: ToolContext) => unknown);
 
 export interface EvalSpec {

@@ -1,6 +1,6 @@
 /**
  * Finds eval files and loads them without a build step: `.js`/`.mjs` natively (bundled like
- * TypeScript only when they import a `retrace` the project does not have), `.ts`/`.mts`
+ * TypeScript only when they import a `retrace-agents` the project does not have), `.ts`/`.mts`
  * compiled first (see typescript.ts). Files are imported one at a time so that each
  * `defineEval` call is credited to the file that made it. A file that cannot be loaded — or
  * whose top level does not settle within the timeout — is reported with its error and the
@@ -11,6 +11,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { errorMessage, EvalLoadError, RetraceError } from "../errors/index.js";
 import { collectCases, type EvalCase } from "./define.js";
+import { PACKAGE_NAME } from "../package-info.js";
 import { compileTypeScript, type Compiled } from "./typescript.js";
 
 const EVAL_FILE = /\.eval\.(?:ts|mts|js|mjs)$/;
@@ -137,7 +138,7 @@ export async function loadEvalFiles(paths: readonly string[], cwd: string, optio
       let result = await loadEvalFile(path, cwd, undefined, options);
       if (result.error && NO_RETRACE.test(result.error.message)) {
         // A JavaScript eval file in a project without Retrace installed: bundle it as TypeScript
-        // files are, so its "retrace" resolves to the Retrace that is running.
+        // files are, so its "retrace-agents" resolves to the Retrace that is running.
         const own = compileTypeScript([path]);
         try {
           result = await loadEvalFile(path, cwd, await own.get(path), options);
@@ -153,5 +154,5 @@ export async function loadEvalFiles(paths: readonly string[], cwd: string, optio
   return loaded;
 }
 
-/** Node's error for an import of the package "retrace" (or a subpath) that is not installed. */
-const NO_RETRACE = /Cannot find package 'retrace'/;
+/** Node's error for an import of Retrace's package (or a subpath) that is not installed. */
+const NO_RETRACE = new RegExp(`Cannot find package '${PACKAGE_NAME}'`);

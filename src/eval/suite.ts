@@ -2,10 +2,9 @@
  * An eval run from paths to report: load the files, pick the cases (tags, name pattern, shard),
  * run them, and build the report every reporter renders.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve, sep } from "node:path";
 import { EvalDefinitionError } from "../errors/index.js";
+import { ownPackage } from "../package-info.js";
 import type { RunStore } from "../contracts/index.js";
 import type { RunContext } from "../context/index.js";
 import { loadEvalFiles, type LoadedFile } from "./loader.js";
@@ -154,7 +153,7 @@ async function runGuarded(options: SuiteOptions, started: number, scope: SuiteSc
   const report: EvalReport = {
     format: REPORT_FORMAT,
     version: REPORT_VERSION,
-    retrace: retraceVersion(),
+    retrace: ownPackage().version,
     mode: options.mode,
     options: {
       repeat: options.repeat ?? 1,
@@ -193,19 +192,3 @@ async function runGuarded(options: SuiteOptions, started: number, scope: SuiteSc
   return report;
 }
 
-let version: string | undefined;
-
-/** The version in Retrace's own package.json, found from this module whether run from source or the build. */
-function retraceVersion(): string {
-  if (version !== undefined) return version;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, "package.json");
-    if (existsSync(candidate)) {
-      const pkg = JSON.parse(readFileSync(candidate, "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "retrace" && pkg.version) return (version = pkg.version);
-    }
-    dir = dirname(dir);
-  }
-  return (version = "0.0.0");
-}

@@ -7,12 +7,12 @@
  * inlined, types stripped) into a temp folder, and imported from there:
  *
  * - package imports stay imports, rewritten to the absolute file Node would load for the eval
- *   file, so `import { defineEval } from "retrace"` reaches the very module the CLI runs;
+ *   file, so `import { defineEval } from "retrace-agents"` reaches the very module the CLI runs;
  *   esbuild resolves them with Node's conditions (no "module" field, no tsconfig paths). All
  *   files are built in one esbuild call with no plugin (a plugin makes esbuild wait on this
  *   thread for every import) and the package imports are rewritten after; a file that uses
  *   `import.meta` goes through the plugin path below;
- * - `retrace` itself, when the eval file's project does not have it installed, resolves to
+ * - `retrace-agents` itself, when the eval file's project does not have it installed, resolves to
  *   the copy of Retrace that is running;
  * - `import.meta.url`, `.dirname` and `.filename` keep the eval file's own values;
  * - a source map beside each module maps the stack frames the report shows back to the eval
@@ -28,6 +28,7 @@ import { isBuiltin } from "node:module";
 import { basename, dirname, join, relative as relativePath, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { BuildOptions, Message, OnResolveArgs, Plugin, PluginBuild } from "esbuild";
+import { ownPackage, PACKAGE_NAME, SELF_SPECIFIER } from "../package-info.js";
 
 export type Compiled = { module: string } | { error: string };
 
@@ -38,25 +39,9 @@ export interface Compilation {
   dispose(): void;
 }
 
-const SELF = /^retrace(?:\/.*)?$/;
 /** Not relative, not absolute, not a URL: a package (or a built-in) that Node resolves. */
 function isBare(specifier: string): boolean {
   return !/^(?:\.{1,2}(?:\/|$)|\/|[a-zA-Z]:[\\/]|node:|file:|data:)/.test(specifier);
-}
-
-/** The root of the Retrace package this module belongs to (source or build). */
-function ownRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string };
-      if (pkg.name === "retrace") return dir;
-    } catch {
-      // not here; keep climbing
-    }
-    dir = dirname(dir);
-  }
-  return dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 }
 
 function externals(transform: typeof import("esbuild").transform): Plugin {
@@ -70,8 +55,8 @@ function externals(transform: typeof import("esbuild").transform): Plugin {
           // Built-ins stay as written; packages become the absolute file Node would load.
           return found.external ? { path: args.path, external: true } : { path: pathToFileURL(found.path).href, external: true };
         }
-        if (SELF.test(args.path)) {
-          const own = await build.resolve(args.path, { kind: args.kind, resolveDir: ownRoot(), pluginData: { inner: true } });
+        if (SELF_SPECIFIER.test(args.path)) {
+          const own = await build.resolve(args.path, { kind: args.kind, resolveDir: ownPackage().root, pluginData: { inner: true } });
           if (own.errors.length === 0) return { path: pathToFileURL(own.path).href, external: true };
         }
         return { errors: found.errors };
@@ -102,9 +87,11 @@ function externals(transform: typeof import("esbuild").transform): Plugin {
   };
 }
 
+const INSTALL_HINT = ` (install it: npm install --save-dev ${PACKAGE_NAME})`;
+
 function describeMessage(message: Message): string {
   const where = message.location ? `${message.location.file}:${message.location.line}:${message.location.column + 1}: ` : "";
-  const hint = /Could not resolve "retrace/.test(message.text) ? " (install it: npm install --save-dev retrace)" : "";
+  const hint = message.text.startsWith(`Could not resolve "${PACKAGE_NAME}`) ? INSTALL_HINT : "";
   return `${where}${message.text}${hint}`;
 }
 
@@ -137,7 +124,7 @@ function errorText(error: unknown): string {
 }
 
 /**
- * Resolves package specifiers the way the full plugin does (Node's conditions; `retrace` falls
+ * Resolves package specifiers the way the full plugin does (Node's conditions; `retrace-agents` falls
  * back to the running copy), one small build per folder they are imported from.
  */
 async function resolvePackages(api: Esbuild, wanted: Map<string, Set<string>>): Promise<Map<string, string | Error>> {
@@ -150,7 +137,7 @@ async function resolvePackages(api: Esbuild, wanted: Map<string, Set<string>>): 
         build.onResolve({ filter: /.*/ }, async (args) => {
           if (!isBare(args.path) || (args.pluginData as { inner?: boolean } | undefined)?.inner) return undefined;
           let hit = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: { inner: true } });
-          if (hit.errors.length && SELF.test(args.path)) hit = await build.resolve(args.path, { kind: args.kind, resolveDir: ownRoot(), pluginData: { inner: true } });
+          if (hit.errors.length && SELF_SPECIFIER.test(args.path)) hit = await build.resolve(args.path, { kind: args.kind, resolveDir: ownPackage().root, pluginData: { inner: true } });
           if (hit.errors.length === 0 && !hit.external) found.set(args.path, pathToFileURL(hit.path).href);
           return { path: args.path, external: true };
         });
@@ -159,7 +146,7 @@ async function resolvePackages(api: Esbuild, wanted: Map<string, Set<string>>): 
     const contents = [...specifiers].map((specifier) => `import ${JSON.stringify(specifier)};`).join("\n");
     await api.build({ ...COMMON, sourcemap: false, stdin: { contents, resolveDir, loader: "js" }, plugins: [plugin] });
     for (const specifier of specifiers) {
-      resolved.set(`${resolveDir}\0${specifier}`, found.get(specifier) ?? new Error(`Could not resolve "${specifier}"${SELF.test(specifier) ? " (install it: npm install --save-dev retrace)" : ""}`));
+      resolved.set(`${resolveDir}\0${specifier}`, found.get(specifier) ?? new Error(`Could not resolve "${specifier}"${SELF_SPECIFIER.test(specifier) ? INSTALL_HINT : ""}`));
     }
   }
   return resolved;

@@ -2,5 +2,7 @@ export { PolicyGate, ANY_APPROVER, missingRoles, type GovernanceSettings, type M
 export { Guardrails, type GuardrailSettings, type GuardrailEvent } from "./guardrails.js";
 export { RateLimiter, type RateLimitSettings, type LimitSettings } from "./rate-limit.js";
 export type { Approver, ApprovalDecision, ApprovalQuestion } from "./approver.js";
-export { promptApprover } from "./prompt-approver.js";
+// promptApprover is imported from ./prompt-approver.js, not from here: its streams are Node's
+// types, and this barrel is reachable from the published declarations, which must compile in a
+// project without @types/node (test/package/fresh-project.test.ts).
 export type { PolicyRule, TrustRule, ArgumentPatterns } from "./rules.js";

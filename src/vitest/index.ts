@@ -1,7 +1,7 @@
 /**
- * `retrace/vitest`: matchers over a run's log, for teams that keep agent evals in vitest.
+ * `retrace-agents/vitest`: matchers over a run's log, for teams that keep agent evals in vitest.
  *
- *   import "retrace/vitest";               // registers the matchers with vitest's expect
+ *   import "retrace-agents/vitest";               // registers the matchers with vitest's expect
  *   const run = AgentRun.start(agent, { store, context });
  *   await run.send("What is 2 + 2?");
  *   expect(run).toHaveCompleted();

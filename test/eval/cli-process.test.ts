@@ -13,7 +13,7 @@ import { processes } from "../cli/run-cli.js";
 
 
 
-const HEAD = `import { defineEval } from "retrace";\n`;
+const HEAD = `import { defineEval } from "retrace-agents";\n`;
 
 /** A local server that notes every request, to check that refused means refused. */
 const hits: string[] = [];

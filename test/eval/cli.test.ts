@@ -58,8 +58,8 @@ describe.concurrent("retrace eval-test", () => {
 
   it("reports a file that does not compile (exit 2), names where, and still runs the other files", async () => {
     const dir = suite({
-      "good.eval.ts": `import { defineEval } from "retrace";\n${CASE("good", "t.completed();")}`,
-      "bad.eval.ts": `import { defineEval } from "retrace";\ndefineEval({ name: "x", config: {}, test: (t: ) => {} });\n`,
+      "good.eval.ts": `import { defineEval } from "retrace-agents";\n${CASE("good", "t.completed();")}`,
+      "bad.eval.ts": `import { defineEval } from "retrace-agents";\ndefineEval({ name: "x", config: {}, test: (t: ) => {} });\n`,
     });
     const out = join(dir, "report.json");
     const run = await retrace(["eval-test", dir, "--mock", "--reporter", `json=${out}`]);
@@ -119,7 +119,7 @@ describe.concurrent("retrace eval-test", () => {
 
   it("repeats cases, gives each a pass rate and lists the flaky ones (exit 1)", async () => {
     const dir = suite({
-      "flaky.eval.ts": `import { defineEval } from "retrace";
+      "flaky.eval.ts": `import { defineEval } from "retrace-agents";
 let attempts = 0;
 ${CASE("sometimes", "attempts++; t.check(attempts % 3 !== 0, true);")}
 ${CASE("always", "t.completed();")}`,
@@ -139,7 +139,7 @@ ${CASE("always", "t.completed();")}`,
 
   it("stops after the first failure with --bail; the cases not run are reported as skipped", async () => {
     const dir = suite({
-      "bail.eval.ts": `import { defineEval } from "retrace";
+      "bail.eval.ts": `import { defineEval } from "retrace-agents";
 ${CASE("one fails", "t.outputContains('nope');")}
 ${CASE("two", "t.completed();")}
 ${CASE("three", "t.completed();")}`,
@@ -155,7 +155,7 @@ ${CASE("three", "t.completed();")}`,
   it("compares with a baseline: regressions, fixes and score changes", async () => {
     const write = (first: string, second: string) =>
       suite({
-        "cmp.eval.ts": `import { defineEval } from "retrace";
+        "cmp.eval.ts": `import { defineEval } from "retrace-agents";
 ${CASE("stable", "t.completed();")}
 ${CASE("breaks", first)}
 ${CASE("heals", second)}`,
@@ -185,7 +185,7 @@ ${CASE("heals", second)}`,
   it("loads .mjs files natively and TypeScript with helpers, keeping import.meta and the eval file's lines", async () => {
     const dir = suite({
       "helpers/agent.ts": `export const agent = { name: "h", llm: { provider: "openai" as const }, tools: ["calculator"] };\nexport const here: string = import.meta.url;\n`,
-      "ts.eval.ts": `import { defineEval, match } from "retrace";
+      "ts.eval.ts": `import { defineEval, match } from "retrace-agents";
 import { z } from "zod";
 import { agent, here } from "./helpers/agent.ts";
 defineEval({
@@ -201,8 +201,8 @@ defineEval({
   },
 });
 `,
-      "plain.eval.mjs": `import { defineEval } from "retrace";\n${CASE("javascript", "t.completed();")}`,
-      "throws.eval.ts": `import { defineEval } from "retrace";
+      "plain.eval.mjs": `import { defineEval } from "retrace-agents";\n${CASE("javascript", "t.completed();")}`,
+      "throws.eval.ts": `import { defineEval } from "retrace-agents";
 interface Shape { sides: number }
 defineEval({
   name: "throws",
@@ -219,7 +219,7 @@ defineEval({
     });
     // Packages resolve the way Node resolves them, from the project's node_modules.
     mkdirSync(join(dir, "node_modules"));
-    symlinkSync(root, join(dir, "node_modules", "retrace"), "dir");
+    symlinkSync(root, join(dir, "node_modules", "retrace-agents"), "dir");
     symlinkSync(join(root, "node_modules", "zod"), join(dir, "node_modules", "zod"), "dir");
     const out = join(dir, "report.json");
     const run = await retrace(["eval-test", dir, "--mock", "--reporter", `json=${out}`]);
@@ -236,7 +236,7 @@ defineEval({
 
   it("refuses a network request made outside any case under --mock, and says so (exit 2)", async () => {
     const dir = suite({
-      "top.eval.ts": `import { defineEval } from "retrace";
+      "top.eval.ts": `import { defineEval } from "retrace-agents";
 await fetch("https://telemetry.example.com/hello").catch(() => undefined);
 ${CASE("still runs", "t.completed();")}`,
     });
@@ -282,7 +282,7 @@ describe("retrace init", () => {
     expect(init.code).toBe(0);
     expect(init.stdout).toContain("created");
     for (const file of ["agent.yaml", "mock.yaml", "eval/agent.eval.ts", "package.json"]) expect(init.stdout).toContain(file);
-    // No node_modules here: a TypeScript eval file's "retrace" is the Retrace that runs it.
+    // No node_modules here: a TypeScript eval file's "retrace-agents" is the Retrace that runs it.
     const run = await retrace(["eval-test", "--mock"], { cwd: dir });
     expect(run.stdout).toContain("2 passed");
     expect(run.code).toBe(0);

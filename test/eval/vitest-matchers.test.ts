@@ -1,4 +1,4 @@
-/** `retrace/vitest`: matchers over a run's log, for evals kept in a vitest suite. */
+/** `retrace-agents/vitest`: matchers over a run's log, for evals kept in a vitest suite. */
 import { describe, expect, it } from "vitest";
 import "../../src/vitest/index.js";
 import { AgentRun } from "../../src/agent/index.js";
@@ -14,7 +14,7 @@ async function echoRun() {
   return run;
 }
 
-describe("retrace/vitest matchers", () => {
+describe("retrace-agents/vitest matchers", () => {
   it("read an AgentRun's log", async () => {
     const run = await echoRun();
     expect(run).toHaveCompleted();

@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { AgentRun } from "../../src/agent/index.js";
 import { digest } from "../../src/canonical/index.js";
-import { promptApprover } from "../../src/policy/index.js";
+import { promptApprover } from "../../src/policy/prompt-approver.js";
 import { agentFrom, decide, ofType, setup, start } from "./support.js";
 
 const write = (path: string) => ({ name: "write_file", arguments: { path, content: "x" } });

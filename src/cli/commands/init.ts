@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { UsageError } from "../../errors/index.js";
+import { ownPackage, PACKAGE_NAME } from "../../package-info.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
+import { dependencySpec, EVAL_SCRIPT, hasEvalScript, installedRetrace, planPackageJson, readPackageJson } from "./init-package.js";
 
 export const initHelp = `retrace init [dir] [--force]
 
@@ -11,10 +13,11 @@ Scaffolds a working eval suite in dir (default: the current folder):
   agent.yaml            an agent with the calculator tool (OpenAI by default)
   mock.yaml             a mock script, so evals run with no key and no network
   eval/agent.eval.ts    two eval cases that pass out of the box
-  package.json          only when dir has none ("type": "module", an "eval" script)
+  package.json          created, or amended: a devDependency on ${PACKAGE_NAME} and an
+                        "eval" script (${EVAL_SCRIPT}); fields already there are kept
 
-Then: npx retrace eval-test --mock
-Existing files are left alone unless --force is given.
+Then, once ${PACKAGE_NAME} is installed in the project: npm run eval
+Existing files are left alone unless --force is given; package.json is only ever amended.
 `;
 
 const AGENT = `# An agent: a system prompt, a model and tools. Run it with a real model:
@@ -41,9 +44,9 @@ responses:
   - text: "2 + 2 = 4."
 `;
 
-const EVAL = `import { defineEval, match } from "retrace";
+const EVAL = `import { defineEval, match } from "${PACKAGE_NAME}";
 
-// Run with: npx retrace eval-test --mock   (no key, no network)
+// Run with: npm run eval   (that is, ${EVAL_SCRIPT}: no key, no network)
 defineEval({
   name: "uses the calculator for arithmetic",
   config: "../agent.yaml",
@@ -78,11 +81,11 @@ export function initCommand(argv: string[], io: CliIO): ExitCode {
   if (positionals.length > 1) throw new UsageError(`init: expected at most one folder, got ${positionals.length}`);
   const dir = resolve(io.cwd, positionals[0] ?? ".");
   mkdirSync(join(dir, "eval"), { recursive: true });
-  const packageFile = join(dir, "package.json");
+  const manifest = readPackageJson(dir);
   let moduleType = true;
-  if (existsSync(packageFile)) {
+  if (manifest !== undefined) {
     try {
-      moduleType = (JSON.parse(readFileSync(packageFile, "utf8")) as { type?: string }).type === "module";
+      moduleType = (JSON.parse(manifest) as { type?: string }).type === "module";
     } catch {
       moduleType = false;
     }
@@ -94,22 +97,48 @@ export function initCommand(argv: string[], io: CliIO): ExitCode {
     ["mock.yaml", MOCK],
     [evalFile, EVAL],
   ];
-  if (!existsSync(packageFile)) {
-    files.push([
-      "package.json",
-      `${JSON.stringify({ name: "retrace-evals", private: true, type: "module", scripts: { eval: "retrace eval-test --mock" } }, null, 2)}\n`,
-    ]);
-  }
-  const shown = relative(io.cwd, dir) || ".";
+  const below = relative(io.cwd, dir);
+  // A folder outside the working directory is clearer by its absolute path than by ../../..
+  const shown = below === "" ? "." : below.startsWith("..") || isAbsolute(below) ? dir : below;
+  const say = (verb: string, name: string, note = ""): void => io.stdout(`  ${verb.padEnd(9)} ${join(shown, name)}${note}\n`);
   for (const [name, text] of files) {
     const path = join(dir, name);
-    if (existsSync(path) && !values.force) {
-      io.stdout(`  kept     ${join(shown, name)} (exists; --force overwrites)\n`);
+    const exists = existsSync(path);
+    if (exists && !values.force) {
+      say("kept", name, " (exists; --force overwrites)");
       continue;
     }
     writeFileSync(path, text);
-    io.stdout(`  created  ${join(shown, name)}\n`);
+    say(exists ? "overwrote" : "created", name);
   }
-  io.stdout(`\nNext: ${shown === "." ? "" : `cd ${shown} && `}npx retrace eval-test --mock\n`);
+  const plan = planPackageJson(manifest, dependencySpec(dir));
+  if (plan.action !== "keep") writeFileSync(join(dir, "package.json"), plan.text);
+  if (plan.action === "create") say("created", "package.json");
+  else say(plan.action === "update" ? "updated" : "kept", "package.json", plan.action === "update" ? ` (added ${plan.added.join(", ")})` : "");
+  for (const note of plan.action === "create" ? [] : plan.notes) io.stdout(`            ${note}\n`);
+  io.stdout(`\nNext: ${nextStep(dir, shown, plan.action === "keep" ? manifest : plan.text)}\n`);
   return ExitCode.ok;
+}
+
+/**
+ * A command that works from where the user is: `npx retrace` before Retrace is installed in the
+ * project would fetch the unrelated npm package `retrace`, so until then the first step is to
+ * install it.
+ */
+function nextStep(dir: string, shown: string, manifest: string | undefined): string {
+  const run = hasEvalScript(manifest) ? "npm run eval" : `npx retrace ${EVAL_SCRIPT.slice("retrace ".length)}`;
+  const steps = [shown === "." ? undefined : `cd ${shellWord(shown)}`];
+  if (installedRetrace(dir) === undefined) {
+    const own = ownPackage().root;
+    // A checkout can be installed by its path; a copy installed elsewhere (globally, or by npx)
+    // is installed from the spec package.json now declares.
+    const checkout = !own.split(sep).includes("node_modules");
+    steps.push(checkout ? `npm install -D ${shellWord(own)}` : "npm install");
+  }
+  steps.push(run);
+  return steps.filter((step) => step !== undefined).join(" && ");
+}
+
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
