@@ -17,10 +17,18 @@ class CursorModel implements LanguageModel {
   readonly provider = "scripted";
   readonly model = "scripted";
   #cursor = 0;
-  constructor(private readonly responses: readonly ResponseEntry[]) {}
+  readonly #uses: number[];
+  constructor(
+    private readonly responses: readonly ResponseEntry[],
+    private readonly rules: readonly OracleRule[] = [],
+  ) {
+    this.#uses = rules.map(() => 0);
+  }
 
-  async generate(_request: LlmRequest, options: GenerateOptions): Promise<LlmResponse> {
-    const entry = this.responses[this.#cursor++];
+  async generate(request: LlmRequest, options: GenerateOptions): Promise<LlmResponse> {
+    const rule = this.rules.findIndex((candidate, index) => (candidate.times === undefined || (this.#uses[index] ?? 0) < candidate.times) && holds(candidate.when, request));
+    if (rule >= 0) this.#uses[rule] = (this.#uses[rule] ?? 0) + 1;
+    const entry = rule >= 0 ? this.rules[rule]?.respond : this.responses[this.#cursor++];
     if (!entry) throw new ScriptExhaustedError("script exhausted");
     if (entry.error) throw new ProviderError(entry.error.kind ?? "server", entry.error.message ?? "injected provider fault", { provider: this.provider });
     const toolCalls = (entry.tool_calls ?? []).map((call, index) => ({
@@ -30,6 +38,22 @@ class CursorModel implements LanguageModel {
     }));
     return { text: entry.text ?? "", toolCalls, stopReason: toolCalls.length ? "tool_calls" : "end", usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 } };
   }
+}
+
+interface OracleRule {
+  when: { user_contains?: string; after_tool?: string };
+  respond: ResponseEntry;
+  times?: number;
+}
+
+/** The two conditions the rules below use, as the script format defines them. */
+function holds(when: OracleRule["when"], request: LlmRequest): boolean {
+  const messages = request.messages;
+  const lastUser = [...messages].reverse().find((message) => message.role === "user");
+  const last = messages.at(-1);
+  if (when.user_contains !== undefined && !lastUser?.content.toLowerCase().includes(when.user_contains.toLowerCase())) return false;
+  if (when.after_tool !== undefined && !(last?.role === "tool" && last.name === when.after_tool)) return false;
+  return true;
 }
 
 /** What the run did, without what depends on the exact request (usage estimates, messages). */
@@ -66,8 +90,27 @@ const entryArb: fc.Arbitrary<ResponseEntry> = fc.oneof(
   fc.constant(badRequest),
 );
 
+const ruleArb: fc.Arbitrary<OracleRule> = fc.record(
+  {
+    when: fc.oneof(
+      fc.integer({ min: 1, max: 3 }).map((turn) => ({ user_contains: `turn ${turn}` })),
+      fc.constant({ after_tool: "echo" }),
+      fc.integer({ min: 1, max: 3 }).map((turn) => ({ user_contains: `turn ${turn}`, after_tool: "echo" })),
+    ),
+    // Rules answer, they do not inject faults here: how many calls a turn that ended on faults
+    // made is known to the model only in total, and a rule that can fault in several places
+    // leaves that total ambiguous (see the model's #positionFor).
+    respond: fc.oneof(
+      fc.integer({ min: 1, max: 99 }).map((n): ResponseEntry => ({ text: `rule answer ${n}` })),
+      fc.constant(toolCall),
+    ),
+    times: fc.integer({ min: 1, max: 3 }),
+  },
+  { requiredKeys: ["when", "respond"] },
+);
+
 async function runTurns(
-  script: readonly ResponseEntry[],
+  _script: readonly ResponseEntry[],
   turns: number,
   settings: { maxRetries: number; maxSteps: number },
   model: () => LanguageModel,
@@ -109,6 +152,24 @@ describe("ScriptedModel against a stateful cursor", () => {
     expect((await run.send("two")).output).toBe("second turn answer");
   });
 
+  it("a turn that found the script exhausted took nothing: a rule for a later turn still answers it", async () => {
+    const script: ScriptInput = { responses: [], rules: [{ when: { user_contains: "two" }, respond: { text: "rule answer" }, times: 1 }] };
+    const run = AgentRun.start(scriptedAgent(script), { store: new MemoryRunStore(), context: testContext() });
+    expect(await run.send("one")).toMatchObject({ status: "failed", error: { code: "script_exhausted" } });
+    expect(await run.send("two")).toMatchObject({ status: "completed", output: "rule answer" });
+  });
+
+  it("a turn that ended on a fault the agent does not retry took one entry, even when a rule could fault again", async () => {
+    const script: ScriptInput = {
+      responses: [server, { text: "third turn answer" }],
+      rules: [{ when: { user_contains: "one" }, respond: badRequest }],
+    };
+    const run = AgentRun.start(scriptedAgent(script, { maxRetries: 0 }), { store: new MemoryRunStore(), context: testContext() });
+    expect(await run.send("one")).toMatchObject({ status: "failed", error: { code: "provider_bad_request" } });
+    expect(await run.send("two")).toMatchObject({ status: "failed", error: { code: "provider_server" } });
+    expect(await run.send("three")).toMatchObject({ status: "completed", output: "third turn answer" });
+  });
+
   it("answers every call as the cursor does, over random scripts with faults, tool steps and several turns", async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -121,6 +182,26 @@ describe("ScriptedModel against a stateful cursor", () => {
           const settings = { maxRetries, maxSteps };
           const expected = await runTurns(responses, turns, settings, () => new CursorModel(responses), false);
           const actual = await runTurns(responses, turns, settings, () => new ScriptedModel({ responses }), fresh);
+          expect(actual).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("answers as the cursor does when rules (conditions, times) answer first", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(entryArb, { minLength: 0, maxLength: 10 }),
+        fc.array(ruleArb, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.boolean(),
+        async (responses, rules, turns, maxRetries, maxSteps, fresh) => {
+          const settings = { maxRetries, maxSteps };
+          const expected = await runTurns(responses, turns, settings, () => new CursorModel(responses, rules), false);
+          const actual = await runTurns(responses, turns, settings, () => new ScriptedModel({ responses, rules }), fresh);
           expect(actual).toEqual(expected);
         },
       ),

@@ -77,14 +77,7 @@ export class ScriptedModel implements LanguageModel {
   async generate(request: LlmRequest, options: GenerateOptions): Promise<LlmResponse> {
     this.#calls++;
     const entry = this.#pick(request, options);
-    if (entry.error) {
-      const kind = entry.error.kind ?? kindForStatus(entry.error.status);
-      throw new ProviderError(kind, entry.error.message, {
-        provider: this.provider,
-        status: entry.error.status ?? STATUS_BY_KIND[kind],
-        ...(entry.error.retry_after_ms !== undefined ? { retryAfterMs: entry.error.retry_after_ms } : {}),
-      });
-    }
+    if (entry.error) throw this.#fault(entry.error);
     const response = toResponse(entry, request, options.callIndex);
     if (response.text) options.onTextDelta?.(response.text);
     return response;
@@ -121,15 +114,30 @@ export class ScriptedModel implements LanguageModel {
    * faults its failed attempts met. Where none followed — the turn ended on faults, after a
    * tool step or not — the calls took only faults; how many is known only in total, so such a
    * place takes the faults next in line while calls remain unaccounted for, leaving one call
-   * for every later answer. Whatever the conversation does not account for (a call whose
-   * answer was never stored) is taken last, so the place never falls behind the call count.
+   * for every later answer. It stops at a fault the agent does not retry, and at a call that
+   * found nothing to answer with (it took no entry): either ended the turn. Whatever the
+   * conversation does not account for (a call whose answer was never stored) is taken last,
+   * so the place never falls behind the call count.
+   *
+   * Exact for ordered responses (the cursor oracle in test/scripted checks it). A rule that can
+   * answer with a fault in several places, or a turn ended by max_steps right after a tool step
+   * where a rule would match, leaves the split ambiguous: the request does not say how many
+   * calls each failed turn made.
    */
   #positionFor(request: LlmRequest, priorCalls: number): Position {
     const position: Position = { cursor: 0, ruleUses: this.script.rules.map(() => 0), consumed: 0 };
     const { messages } = request;
     let answersLeft = messages.filter((message) => message.role === "assistant").length;
     const takeFaults = (context: LlmRequest, reserved: number) => {
-      while (position.consumed < priorCalls - reserved && this.#peek(position, context)?.error) this.#next(position, context);
+      while (position.consumed < priorCalls - reserved) {
+        const entry = this.#peek(position, context);
+        // A call here found nothing to answer with: it failed, took nothing, and ended the turn.
+        if (entry === undefined) return void position.consumed++;
+        if (!entry.error) return;
+        this.#next(position, context);
+        // The agent does not retry this fault: the turn ended on it.
+        if (!this.#fault(entry.error).retryable) return;
+      }
     };
     messages.forEach((message, index) => {
       if (message.role === "assistant") {
@@ -143,6 +151,15 @@ export class ScriptedModel implements LanguageModel {
     });
     while (position.consumed < priorCalls && this.#next(position, request));
     return position;
+  }
+
+  #fault(error: NonNullable<ResponseEntry["error"]>): ProviderError {
+    const kind = error.kind ?? kindForStatus(error.status);
+    return new ProviderError(kind, error.message, {
+      provider: this.provider,
+      status: error.status ?? STATUS_BY_KIND[kind],
+      ...(error.retry_after_ms !== undefined ? { retryAfterMs: error.retry_after_ms } : {}),
+    });
   }
 
   #peek(position: Position, request: LlmRequest): ResponseEntry | undefined {
