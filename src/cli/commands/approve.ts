@@ -1,5 +1,6 @@
 import { systemClock } from "../../context/index.js";
 import { RunError, UsageError } from "../../errors/index.js";
+import { childRunId } from "../../agent/index.js";
 import { RunLog } from "../../store/index.js";
 import type { RunStore } from "../../contracts/index.js";
 import { ANY_APPROVER, missingRoles } from "../../policy/index.js";
@@ -44,6 +45,17 @@ export function approveCommand(argv: string[], io: CliIO): ExitCode {
         "approval_in_child_run",
         `call ${callId} (${inChild.tool}) waits in the sub-agent's child run ${inChild.runId}, not in this run; ` +
           `approve it there: retrace approve ${inChild.runId} ${callId}${dbFlag}, then: retrace resume ${runId}${dbFlag}`,
+        { runId, callId },
+      );
+    }
+    // The id of the call that started a sub-agent: what waits is in its child run.
+    const child = childRunId(runId, callId);
+    const inThatChild = approval ? [] : (log.state.waiting?.pending ?? []).filter((item) => item.runId === child);
+    if (inThatChild.length > 0) {
+      const commands = inThatChild.map((item) => `retrace approve ${child} ${item.callId}${dbFlag}    # ${item.tool}`).join("; ");
+      throw new RunError(
+        "approval_in_child_run",
+        `call ${callId} runs a sub-agent, whose child run ${child} waits for approval; approve there: ${commands}; then: retrace resume ${runId}${dbFlag}`,
         { runId, callId },
       );
     }
