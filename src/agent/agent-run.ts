@@ -1,7 +1,7 @@
 import { digest, frozenDigest } from "../canonical/index.js";
 import type { RunContext } from "../context/index.js";
 import { RunError } from "../errors/index.js";
-import type { ErrorInfo, EventOf, LlmResponse } from "../contracts/index.js";
+import { identityOf, type ErrorInfo, type EventOf, type LlmResponse } from "../contracts/index.js";
 import { RunLog } from "../store/index.js";
 import { type RunStore } from "../contracts/index.js";
 import { toolSpecs } from "../tools/index.js";
@@ -26,7 +26,8 @@ export function agentDigest(agent: AgentDefinition): string {
     name: agent.name,
     system: agent.system ?? null,
     maxSteps: agent.maxSteps,
-    model: { provider: agent.model.provider, model: agent.model.model },
+    // Where the model sends its requests and the sampling it adds to them decide answers too.
+    model: identityOf(agent.model),
     tools: frozenDigest(toolSpecs(agent.tools)),
     sampling: agent.sampling ?? {},
     // Governance and the rest of the configuration decide behaviour too.

@@ -1,6 +1,6 @@
 import { ProviderError, RetraceError } from "../errors/index.js";
 import { digest } from "../canonical/index.js";
-import type { EventOf, EventPayload, LlmRequest, LlmResponse, ToolSpec } from "../contracts/index.js";
+import { identityOf, type EventOf, type EventPayload, type LlmRequest, type LlmResponse, type ToolSpec } from "../contracts/index.js";
 import type { RunLog } from "../store/index.js";
 import { requestKey } from "../keys/index.js";
 import { toolSpecs } from "../tools/index.js";
@@ -45,7 +45,7 @@ const MAX_BACKOFF_MS = 30_000;
 export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
   const { agent, log } = env;
   const request = buildRequest(agent, log);
-  const key = requestKey(agent.model.provider, request);
+  const key = requestKey(identityOf(agent.model), request);
   const step = log.state.steps + 1;
   const maxRetries = agent.maxRetries ?? 2;
   for (let attempt = 1; ; attempt++) {
@@ -60,7 +60,8 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
         ...(env.onTextDelta ? { onTextDelta: env.onTextDelta } : {}),
       });
       const answer = withUniqueCallIds(response, log);
-      const cost = agent.cost ? agent.cost(agent.model.model, answer.usage) : null;
+      // Unknown usage is an unknown cost, never $0.
+      const cost = agent.cost && answer.usage ? agent.cost(agent.model.model, answer.usage) : null;
       return {
         ok: true,
         finished: { type: "llm.finished", step, attempt, requestKey: key, response: answer, cost, durationMs: Math.max(0, log.now() - startedAt) },

@@ -13,11 +13,12 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectCases, defineEval, type EvalSpec } from "../../src/eval/define.js";
-import { NetworkGuard } from "../../src/eval/network-guard.js";
+import { collectCases, defineEval, type EvalSpec } from "../../src/eval/dsl/index.js";
+import { NetworkGuard } from "../../src/sandbox/index.js";
 import type { AttemptResult, CaseResult } from "../../src/eval/report/schema.js";
-import { runCases, type PlannedCase, type RunCasesOptions } from "../../src/eval/runner.js";
-import { suiteScope } from "../../src/eval/scope.js";
+import { runCases, type PlannedCase, type RunCasesOptions } from "../../src/eval/runner/index.js";
+import { suiteScope } from "../../src/sandbox/index.js";
+import { NetworkBlockedError } from "../../src/errors/index.js";
 import { tempDir } from "../helpers.js";
 
 const agent = { name: "guard-test", max_steps: 4, llm: { provider: "openai" as const }, tools: ["calculator"] };
@@ -330,6 +331,71 @@ describe("under --mock, every way to the network is refused inside a case", () =
     expect(attempt(late).errors[0]).toMatch(/^network request under --mock: GET http:\/\/127\.0\.0\.1:\d+\/overlap;/);
     expect(hits).toEqual([]);
     expect(globalThis.fetch).toBe(original);
+  });
+
+  it("http and https requests are refused by the interception layer and named by method and URL", async () => {
+    const facade = await import("node:http");
+    const https = await import("node:https");
+    const results = await run(
+      [
+        {
+          name: "http.request",
+          act: () =>
+            new Promise((resolve, reject) => {
+              const outgoing = http.request(`${httpUrl}/request`, { method: "POST" }, resolve);
+              outgoing.on("error", reject);
+              outgoing.end("{}");
+            }),
+        },
+        { name: "http.get", act: () => new Promise((resolve, reject) => http.get(`${httpUrl}/get`, resolve).on("error", reject)) },
+        // A named import reads node:http's ESM facade (live bindings), which the guard keeps in step.
+        { name: "named request", act: () => new Promise((resolve, reject) => facade.request(`${httpUrl}/named`, resolve).on("error", reject).end()) },
+        { name: "https.get", act: () => new Promise((resolve, reject) => https.get("https://api.example.com/secure", resolve).on("error", reject)) },
+        // No 'error' listener: the refusal still fails this case, not the process.
+        { name: "no error listener", act: () => void http.get(`${httpUrl}/unheard`) },
+      ].map(({ name, act }) => ({
+        name,
+        config: agent,
+        mock: calculates,
+        tools: reachesOut(act),
+        test: async (t) => {
+          await t.send("2 + 2?");
+          t.completed();
+        },
+      })),
+    );
+    const firstError = Object.fromEntries(results.map((result) => [result.name, attempt(result).errors[0]]));
+    const refused = (target: string) => `network request under --mock: ${target}; mock runs never touch the network (mock the tool, or run with --live)`;
+    expect(firstError).toEqual({
+      "http.request": refused(`POST ${httpUrl}/request`),
+      "http.get": refused(`GET ${httpUrl}/get`),
+      "named request": refused(`GET ${httpUrl}/named`),
+      "https.get": refused("GET https://api.example.com/secure"),
+      "no error listener": refused(`GET ${httpUrl}/unheard`),
+    });
+    expect(results.every((result) => result.status === "failed")).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hits).toEqual([]);
+  });
+
+  it("a refused fetch rejects with the typed refusal, whose message says what to do", async () => {
+    const guard = new NetworkGuard();
+    guard.install();
+    try {
+      const error = await fetch(`${httpUrl}/typed`).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(NetworkBlockedError);
+      expect((error as NetworkBlockedError).code).toBe("network_blocked");
+      expect((error as NetworkBlockedError).message).toBe(
+        `network request to GET ${httpUrl}/typed under --mock: mock runs never touch the network (mock the tool, or run with --live)`,
+      );
+    } finally {
+      guard.uninstall();
+    }
+    expect(guard.stray).toEqual([`GET ${httpUrl}/typed`]);
+    expect(hits).toEqual([]);
   });
 });
 

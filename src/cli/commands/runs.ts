@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEFAULT_DB_PATH } from "../../store/index.js";
+import { tokensText } from "../../trace/index.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
@@ -49,7 +50,7 @@ export function runsCommand(argv: string[], io: CliIO): ExitCode {
       run.agent,
       run.status,
       String(run.steps),
-      String(run.usage.inputTokens + run.usage.outputTokens),
+      tokensText(run.usage),
       run.cost === null ? "unknown" : `$${run.cost.toFixed(4)}`,
       run.startedAt,
     ]);
