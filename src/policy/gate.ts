@@ -54,8 +54,10 @@ export class PolicyGate implements CallGate {
   }
 
   async review(calls: readonly PreparedCall[], log: RunLog): Promise<CallVerdict[]> {
-    // One clock read per review: the same log replays to the same decisions.
-    const now = log.now();
+    // The review's time is in the log: the batch's request, or the resume that continues it.
+    // Neither changes while the gate writes its own events, so a review cut short by a crash
+    // and done again decides with the same time, and a replay decides as the recording did.
+    const now = log.latestTime(["tool.requested", "run.resumed"]) ?? log.latestTime() ?? 0;
     const limiter = new RateLimiter(this.settings.rateLimits, log.events, now);
     const verdicts: CallVerdict[] = [];
     for (const call of calls) {

@@ -2,7 +2,6 @@ import {
   BlockReasonSchema,
   RunStatusSchema,
   ToolErrorKindSchema,
-  type EventPayload,
   type RunEventType,
 } from "../contracts/index.js";
 import { createRedactor, type RedactionSettings } from "./redactor.js";
@@ -37,11 +36,11 @@ const EVENT_WORDS: ReadonlySet<string> = new Set([
  * `patterns` is false, credential-looking text, from every string of the payload (object keys
  * included) but its `type`.
  */
-export function eventRedactor(settings: Omit<RedactionSettings, "keep"> = {}): (payload: EventPayload) => EventPayload {
+export function eventRedactor(settings: Omit<RedactionSettings, "keep"> = {}): <P extends { type: RunEventType }>(payload: P) => P {
   const redactor = createRedactor({ ...settings, keep: EVENT_WORDS });
-  return (payload) => {
+  return <P extends { type: RunEventType }>(payload: P): P => {
     const { type, ...rest } = payload as { type: RunEventType } & Record<string, unknown>;
     const redacted = redactor.value(rest);
-    return redacted === rest ? payload : ({ type, ...redacted } as unknown as EventPayload);
+    return redacted === rest ? payload : ({ type, ...redacted } as unknown as P);
   };
 }

@@ -3,12 +3,15 @@ import type { RetrievedChunk, ToolSpec } from "../contracts/index.js";
 
 export type Risk = "safe" | "moderate" | "destructive";
 
-/** What a running tool may use. Time and ids come from here, never from globals. */
+/** What a running tool may use. Time and ids come from here, never from globals or the clock. */
 export interface ToolContext {
   readonly runId: string;
   readonly callId: string;
   readonly signal: AbortSignal;
-  /** Milliseconds since the epoch, from the run clock. */
+  /**
+   * Milliseconds since the epoch: the logged start of this call (the `at` of its
+   * `tool.started`), so a resumed or replayed call sees the time the recorded one saw.
+   */
   now(): number;
   /** Records what a retrieval tool found; it becomes a `retrieval` event of this call. */
   recordRetrieval(query: string, chunks: RetrievedChunk[]): void;
