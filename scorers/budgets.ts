@@ -4,6 +4,7 @@
  */
 import { defineScorer, scored, skipped } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
+import { defineAssertion } from "../src/scoring/index.js";
 
 export interface BudgetOptions {
   maxSteps?: number;
@@ -49,3 +50,13 @@ export const budgetsScorer = registerBuiltin(
     },
   }),
 );
+
+/** The `t` assertions this scorer offers. */
+export const budgetsAssertions = {
+  /** At most `limit` model steps over the run. */
+  maxSteps: defineAssertion({ scorer: "budgets", arity: 1, call: ([limit]: [limit: number], _options: object) => ({ label: `maxSteps(${limit})`, options: { maxSteps: limit } }) }),
+  /** At most `limit` tokens (input + output) over the run. */
+  maxTokens: defineAssertion({ scorer: "budgets", arity: 1, call: ([limit]: [limit: number], _options: object) => ({ label: `maxTokens(${limit})`, options: { maxTokens: limit } }) }),
+  /** At most `limit` US dollars; skipped (not passed) when the model has no price. */
+  maxCost: defineAssertion({ scorer: "budgets", arity: 1, call: ([limit]: [limit: number], _options: object) => ({ label: `maxCost(${limit})`, options: { maxCost: limit } }) }),
+};

@@ -1,6 +1,8 @@
 /** `guardrail`: a guardrail fired with the given action (block / warn / redact), optionally a given rule and direction. */
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
+import { defineAssertion } from "../src/scoring/index.js";
+import { brief } from "../src/text/index.js";
 
 export interface GuardrailOptions {
   action: "block" | "warn" | "redact";
@@ -26,3 +28,20 @@ export const guardrailScorer = registerBuiltin(
     },
   }),
 );
+
+type GuardrailFilter = { rule?: string; direction?: "input" | "output" };
+
+function guardrailCall(action: "block" | "warn", method: string, options: GuardrailFilter) {
+  return {
+    label: `${method}(${options.rule ? brief(options.rule) : ""})`,
+    options: { action, ...(options.rule ? { rule: options.rule } : {}), ...(options.direction ? { direction: options.direction } : {}) },
+  };
+}
+
+/** The `t` assertions this scorer offers. */
+export const guardrailAssertions = {
+  /** A guardrail blocked (input or output, optionally a given rule). */
+  blocked: defineAssertion({ scorer: "guardrail", arity: 0, call: (_: [], options: GuardrailFilter) => guardrailCall("block", "blocked", options) }),
+  /** A guardrail warned. */
+  warned: defineAssertion({ scorer: "guardrail", arity: 0, call: (_: [], options: GuardrailFilter) => guardrailCall("warn", "warned", options) }),
+};

@@ -2,6 +2,8 @@
 import { defineScorer, scored } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { asText, deepEqual, describe, normaliseText } from "./support.js";
+import { defineAssertion } from "../src/scoring/index.js";
+import { brief } from "../src/text/index.js";
 
 export interface IncludesOptions {
   /** Default true. */
@@ -33,3 +35,17 @@ export const includesScorer = registerBuiltin(
     },
   }),
 );
+
+/** The `t` assertions this scorer offers. */
+export const includesAssertions = {
+  /** The final output contains the text (every one, for an array). */
+  outputContains: defineAssertion({
+    scorer: "includes",
+    arity: 1,
+    call: ([text]: [text: string | readonly string[]], options: { caseSensitive?: boolean }) => ({
+      label: `outputContains(${brief(text)})`,
+      options: { ...(options.caseSensitive !== undefined ? { caseSensitive: options.caseSensitive } : {}) },
+      expected: text,
+    }),
+  }),
+};

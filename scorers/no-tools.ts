@@ -2,6 +2,7 @@
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describeCalls } from "./support.js";
+import { defineAssertion } from "../src/scoring/index.js";
 
 export const noToolsScorer = registerBuiltin(
   defineScorer<Record<string, never>>({
@@ -12,3 +13,13 @@ export const noToolsScorer = registerBuiltin(
     },
   }),
 );
+
+/** The `t` assertions this scorer offers. */
+export const noToolsAssertions = {
+  /** The model asked for no tool at all. */
+  usedNoTools: defineAssertion({
+    scorer: "no-tools",
+    arity: 0,
+    call: (_: [], _options: object) => ({ label: "usedNoTools()", options: {} }),
+  }),
+};

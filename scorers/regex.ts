@@ -2,6 +2,7 @@
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { asText, describe, toRegExp } from "./support.js";
+import { defineAssertion } from "../src/scoring/index.js";
 
 export interface RegexOptions {
   /** Flags that replace the pattern's own (e.g. "i"). */
@@ -22,3 +23,12 @@ export const regexScorer = registerBuiltin(
     },
   }),
 );
+
+/** The `t` assertions this scorer offers. */
+export const regexAssertions = {
+  outputMatches: defineAssertion({
+    scorer: "regex",
+    arity: 1,
+    call: ([pattern]: [pattern: RegExp], _options: object) => ({ label: `outputMatches(${String(pattern)})`, options: {}, expected: pattern }),
+  }),
+};

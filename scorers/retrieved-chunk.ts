@@ -2,6 +2,8 @@
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describe } from "./support.js";
+import { defineAssertion } from "../src/scoring/index.js";
+import { brief } from "../src/text/index.js";
 
 export interface RetrievedChunkOptions {
   /** Text the chunk contains. */
@@ -43,3 +45,16 @@ export const retrievedChunkScorer = registerBuiltin(
     },
   }),
 );
+
+/** The `t` assertions this scorer offers. */
+export const retrievedChunkAssertions = {
+  /** A retrieval returned a chunk containing `text` (or matching id / source / rank). */
+  retrievedChunk: defineAssertion({
+    scorer: "retrieved-chunk",
+    arity: 1,
+    call: ([match]: [match: string | { text?: string; id?: string; source?: string; maxRank?: number }], options: { caseSensitive?: boolean }) => ({
+      label: `retrievedChunk(${brief(match)})`,
+      options: { ...(typeof match === "string" ? { text: match } : match), ...(options.caseSensitive !== undefined ? { caseSensitive: options.caseSensitive } : {}) },
+    }),
+  }),
+};

@@ -2,6 +2,8 @@
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { clip } from "./support.js";
+import { defineAssertion } from "../src/scoring/index.js";
+import { brief } from "../src/text/index.js";
 
 export interface RunStatusOptions {
   status: "completed" | "failed" | "waiting";
@@ -26,3 +28,21 @@ export const runStatusScorer = registerBuiltin(
     },
   }),
 );
+
+/** The `t` assertions this scorer offers. */
+export const runStatusAssertions = {
+  completed: defineAssertion({
+    scorer: "run-status",
+    arity: 0,
+    call: (_: [], _options: object) => ({ label: "completed()", options: { status: "completed" } }),
+  }),
+  /** The last turn failed (optionally with an error code such as max_steps or provider_rate_limited). */
+  failed: defineAssertion({
+    scorer: "run-status",
+    arity: 0,
+    call: (_: [], options: { code?: string }) => ({
+      label: `failed(${options.code ? brief(options.code) : ""})`,
+      options: { status: "failed", ...(options.code ? { code: options.code } : {}) },
+    }),
+  }),
+};

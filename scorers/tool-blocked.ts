@@ -3,6 +3,8 @@ import type { BlockReason } from "../src/contracts/index.js";
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describeCalls } from "./support.js";
+import { defineAssertion } from "../src/scoring/index.js";
+import { brief } from "../src/text/index.js";
 
 export interface ToolBlockedOptions {
   tool: string;
@@ -35,3 +37,16 @@ export const toolBlockedScorer = registerBuiltin(
     },
   }),
 );
+
+/** The `t` assertions this scorer offers. */
+export const toolBlockedAssertions = {
+  /** Governance stopped a call of the tool before it ran (optionally for a given reason). */
+  toolWasBlocked: defineAssertion({
+    scorer: "tool-blocked",
+    arity: 1,
+    call: ([name]: [name: string], options: { reason?: BlockReason }) => ({
+      label: `toolWasBlocked(${brief(name)}${options.reason ? `, ${options.reason}` : ""})`,
+      options: { tool: name, ...(options.reason ? { reason: options.reason } : {}) },
+    }),
+  }),
+};

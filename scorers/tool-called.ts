@@ -7,6 +7,8 @@ import { finishedCalls } from "../src/journal/index.js";
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describe, describeCalls, matchesArgs, plural } from "./support.js";
+import { defineAssertion } from "../src/scoring/index.js";
+import { brief } from "../src/text/index.js";
 
 export interface ToolCalledOptions {
   tool: string;
@@ -42,3 +44,30 @@ export const toolCalledScorer = registerBuiltin(
     },
   }),
 );
+
+/** The `t` assertions this scorer offers. */
+export const toolCalledAssertions = {
+  /** The tool ran to completion at least once (a blocked or failed call does not count). */
+  calledTool: defineAssertion({
+    scorer: "tool-called",
+    arity: 1,
+    call: ([name]: [name: string], options: { times?: number }) => ({
+      label: `calledTool(${brief(name)})`,
+      options: { tool: name, ...(options.times !== undefined ? { times: options.times } : {}) },
+    }),
+  }),
+  /** The tool ran to completion with arguments matching `args` (a subset, or exactly with `strict`). */
+  calledToolWith: defineAssertion({
+    scorer: "tool-called",
+    arity: 2,
+    call: ([name, args]: [name: string, args: Record<string, unknown>], options: { strict?: boolean; times?: number }) => ({
+      label: `calledToolWith(${brief(name)}, ${brief(args)})`,
+      options: {
+        tool: name,
+        args,
+        argsMatch: options.strict ? "strict" : "partial",
+        ...(options.times !== undefined ? { times: options.times } : {}),
+      },
+    }),
+  }),
+};

@@ -3,6 +3,8 @@ import { finishedCalls } from "../src/journal/index.js";
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describeCalls, plural } from "./support.js";
+import { defineAssertion } from "../src/scoring/index.js";
+import { brief } from "../src/text/index.js";
 
 export interface ToolNotCalledOptions {
   tool: string;
@@ -22,3 +24,12 @@ export const toolNotCalledScorer = registerBuiltin(
     },
   }),
 );
+
+/** The `t` assertions this scorer offers. */
+export const toolNotCalledAssertions = {
+  notCalledTool: defineAssertion({
+    scorer: "tool-not-called",
+    arity: 1,
+    call: ([name]: [name: string], _options: object) => ({ label: `notCalledTool(${brief(name)})`, options: { tool: name } }),
+  }),
+};

@@ -15,6 +15,7 @@ import { type ToolCallView } from "../src/contracts/index.js";
 import { defineScorer, scored } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describe, describeCalls, matchesArgs } from "./support.js";
+import { defineAssertion } from "../src/scoring/index.js";
 
 export type ExpectedCall = string | { name: string; args?: unknown };
 
@@ -146,3 +147,25 @@ function maximumMatching<E, C>(wanted: readonly E[], actual: readonly C[], fits:
   for (let entry = 0; entry < wanted.length; entry++) augment(entry, new Array<boolean>(actual.length).fill(false));
   return assigned;
 }
+
+/** The `t` assertions this scorer offers. */
+export const toolTrajectoryAssertions = {
+  /**
+   * The finished calls, as a trajectory. Default: exactly these, in this order. `allowExtra`
+   * lets other calls in between (ordered) or besides (unordered); `args` compares arguments
+   * where an entry gives them ("partial" by default).
+   */
+  toolSequence: defineAssertion({
+    scorer: "tool-trajectory",
+    arity: 1,
+    call: ([calls]: [calls: readonly ExpectedCall[]], options: { ordered?: boolean; allowExtra?: boolean; args?: "strict" | "partial" | "ignore" }) => {
+      const ordered = options.ordered ?? true;
+      const allowExtra = options.allowExtra ?? false;
+      return {
+        label: `toolSequence([${calls.map((call) => (typeof call === "string" ? call : call.name)).join(", ")}]${ordered ? "" : ", unordered"}${allowExtra ? ", allowExtra" : ""})`,
+        options: { order: sequenceOrder(ordered, allowExtra), allowExtra, args: options.args ?? "partial" },
+        expected: calls,
+      };
+    },
+  }),
+};

@@ -9,3 +9,4 @@ export * from "./script.js";
 export type * from "./store.js";
 export * from "./scorer.js";
 export type * from "./run-view.js";
+export type * from "./assertion.js";

@@ -69,6 +69,12 @@ export const UsageSchema = z.object({
   outputTokens: z.number().int().nonnegative(),
   /** Input tokens served from the provider's prompt cache (a subset of inputTokens). */
   cachedInputTokens: z.number().int().nonnegative(),
+  /**
+   * In a total over model calls (a run's usage): the calls whose provider reported no usage.
+   * Their tokens are in none of the counts, which are then only a lower bound. Absent when
+   * every call reported its usage.
+   */
+  unknownCalls: z.number().int().positive().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
@@ -78,7 +84,8 @@ export const LlmResponseSchema = z.object({
   text: z.string(),
   toolCalls: z.array(ToolCallSchema),
   stopReason: StopReasonSchema,
-  usage: UsageSchema,
+  /** null: the provider reported no usage (compatible servers may omit it). Unknown, never 0. */
+  usage: UsageSchema.nullable(),
 });
 export type LlmResponse = z.infer<typeof LlmResponseSchema>;
 
@@ -90,23 +97,58 @@ export interface GenerateOptions {
   signal?: AbortSignal;
   /** Streaming providers report text as it arrives; the final response still holds all of it. */
   onTextDelta?: (delta: string) => void;
-  /** The run's clock (epoch ms), for anything time-relative such as an HTTP-date retry-after. */
+  /**
+   * The attempt's time (epoch ms) — the `at` of its logged `llm.started`, never a fresh clock
+   * read — for anything time-relative such as an HTTP-date retry-after.
+   */
   now?: () => number;
 }
+
+/**
+ * What a model sends with every request beyond the request itself, when that can change the
+ * answer: the provider, where the requests go, and the sampling defaults it applies where the
+ * request sets none (the request's own values win). Never credentials or headers. Request keys
+ * and the agent digest include it, so two OpenAI-compatible servers serving one model name, or
+ * one model built at two temperatures, never look alike.
+ */
+export const ModelIdentitySchema = z.object({
+  provider: z.string(),
+  /** The model asked for when the request names none. */
+  model: z.string(),
+  /** Where requests go, without any credentials the configured URL carried. */
+  baseUrl: z.string().optional(),
+  temperature: z.number().optional(),
+  maxTokens: z.number().int().optional(),
+  seed: z.number().int().optional(),
+});
+export type ModelIdentity = z.infer<typeof ModelIdentitySchema>;
 
 /** What every provider implements. Errors are thrown as `ProviderError` (see errors/). */
 export interface LanguageModel {
   readonly provider: string;
   readonly model: string;
+  /**
+   * Required of any model that sends more than the request (an HTTP provider); a model that
+   * answers from the request alone (scripted, replay) may leave it out, and is then known by
+   * its provider and model.
+   */
+  readonly identity?: ModelIdentity;
   generate(request: LlmRequest, options: GenerateOptions): Promise<LlmResponse>;
+}
+
+export function identityOf(model: Pick<LanguageModel, "provider" | "model" | "identity">): ModelIdentity {
+  return model.identity ?? { provider: model.provider, model: model.model };
 }
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
 
-export function addUsage(a: Usage, b: Usage): Usage {
+/** A total plus one call's usage (null when unknown) or another total. */
+export function addUsage(a: Usage, b: Usage | null): Usage {
+  const unknownCalls = (a.unknownCalls ?? 0) + (b === null ? 1 : (b.unknownCalls ?? 0));
   return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    inputTokens: a.inputTokens + (b?.inputTokens ?? 0),
+    outputTokens: a.outputTokens + (b?.outputTokens ?? 0),
+    cachedInputTokens: a.cachedInputTokens + (b?.cachedInputTokens ?? 0),
+    ...(unknownCalls > 0 ? { unknownCalls } : {}),
   };
 }

@@ -1,7 +1,24 @@
 /** Evals: `defineEval`, the `t` assertions, scorers, the runner and its report. */
-export { defineEval, isEvalCase, collectCases, type EvalSpec, type EvalCase, type ToolMock, type AgentConfigInput } from "./define.js";
-export { EvalContext, type AssertOptions, type AssertionResult, type JudgeOptions, type Severity } from "./context.js";
-export { match, isScorerRef, scorerRef, type Matcher, type Predicate, type ScorerRef } from "./match.js";
+export {
+  defineEval,
+  isEvalCase,
+  collectCases,
+  EvalContext,
+  match,
+  isScorerRef,
+  scorerRef,
+  type EvalSpec,
+  type EvalCase,
+  type ToolMock,
+  type AgentConfigInput,
+  type AssertOptions,
+  type AssertionResult,
+  type JudgeOptions,
+  type Severity,
+  type Matcher,
+  type Predicate,
+  type ScorerRef,
+} from "./dsl/index.js";
 export { defineScorer, passed, failed, skipped, scored, checkResult } from "../scoring/index.js";
 export {
   SCORER_CONTRACT_VERSION,
@@ -24,8 +41,7 @@ export {
 export { viewRun, finishedCalls } from "../journal/index.js";
 export { registerScorer, getScorer, hasScorer, listScorers } from "../../scorers/index.js";
 export { runEvalSuite, selectCases, shardCases, parseShard, type SuiteOptions, type Shard } from "./suite.js";
-export { runCases, type PlannedCase, type RunCasesOptions } from "./runner.js";
-export { loadEvalFiles, discoverEvalFiles, type LoadedFile } from "./loader.js";
-export { NetworkGuard } from "./network-guard.js";
-export { suiteScope, type SuiteScope, type CaseScope } from "./scope.js";
+export { runCases, watchUncaught, type PlannedCase, type RunCasesOptions } from "./runner/index.js";
+export { loadEvalFiles, discoverEvalFiles, type LoadedFile } from "./loader/index.js";
+export { NetworkGuard, suiteScope, type SuiteScope, type CaseScope } from "../sandbox/index.js";
 export * from "./report/index.js";

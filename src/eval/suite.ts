@@ -7,14 +7,10 @@ import { EvalDefinitionError } from "../errors/index.js";
 import { ownPackage } from "../package-info.js";
 import type { RunStore } from "../contracts/index.js";
 import type { RunContext } from "../context/index.js";
-import { loadEvalFiles, type LoadedFile } from "./loader.js";
-import { caseSelector, compareReports } from "./report/compare.js";
-import { REPORT_FORMAT, REPORT_VERSION, type CaseResult, type EvalReport, type FileResult } from "./report/schema.js";
-import { summarise } from "./report/summary.js";
-import { NetworkGuard } from "./network-guard.js";
-import { suiteScope, watchUncaught, type SuiteScope } from "./scope.js";
-import { DEFAULT_TIMEOUT_MS, runCases, type PlannedCase } from "./runner.js";
-import type { EvalMode } from "./setup.js";
+import { NetworkGuard, suiteScope, type SuiteScope } from "../sandbox/index.js";
+import { loadEvalFiles, type LoadedFile } from "./loader/index.js";
+import { caseSelector, compareReports, REPORT_FORMAT, REPORT_VERSION, summarise, type CaseResult, type EvalReport, type FileResult } from "./report/index.js";
+import { DEFAULT_TIMEOUT_MS, runCases, watchUncaught, type EvalMode, type PlannedCase } from "./runner/index.js";
 
 export interface Shard {
   /** 1-based. */

@@ -1,1 +1,1 @@
-export { requestKey } from "./request-key.js";
+export { endpointOf, requestKey } from "./request-key.js";

@@ -1,1 +1,2 @@
 export { defineScorer, scored, passed, failed, skipped, checkResult } from "./define.js";
+export { defineAssertion } from "./assertion.js";

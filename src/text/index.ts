@@ -1,2 +1,3 @@
 /** Small text helpers shared across concerns. */
 export { nearest, editDistance } from "./nearest.js";
+export { brief } from "./brief.js";

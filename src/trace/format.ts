@@ -1,5 +1,5 @@
 import { canonicalJson } from "../canonical/index.js";
-import type { RunEvent } from "../contracts/index.js";
+import type { RunEvent, Usage } from "../contracts/index.js";
 
 function clip(text: string, max = 100): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -28,7 +28,7 @@ export function describeEvent(event: RunEvent): string {
       const calls = response.toolCalls.map((call) => call.name).join(", ");
       const said = response.text ? ` "${clip(response.text, 80)}"` : "";
       const cost = event.cost === null ? "" : `, $${event.cost.toFixed(6)}`;
-      return `step ${event.step} → ${response.stopReason}${calls ? ` [${calls}]` : ""}${said} (${response.usage.inputTokens} in / ${response.usage.outputTokens} out${cost})`;
+      return `step ${event.step} → ${response.stopReason}${calls ? ` [${calls}]` : ""}${said} (${response.usage ? `${response.usage.inputTokens} in / ${response.usage.outputTokens} out` : "usage unknown"}${cost})`;
     }
     case "llm.failed":
       return `step ${event.step} attempt ${event.attempt} failed: ${event.error.kind}: ${clip(event.error.message)}${event.retryInMs === null ? " (giving up)" : ` (retry in ${event.retryInMs} ms)`}`;
@@ -61,8 +61,15 @@ export function describeEvent(event: RunEvent): string {
     case "run.resumed":
       return "";
     case "run.finished":
-      return `${event.status}${event.error ? ` (${event.error.code}: ${clip(event.error.message)})` : ""}; ${event.steps} step(s), ${event.usage.inputTokens + event.usage.outputTokens} tokens${event.cost === null ? "" : `, $${event.cost.toFixed(6)}`}${event.output ? `: "${clip(event.output, 80)}"` : ""}`;
+      return `${event.status}${event.error ? ` (${event.error.code}: ${clip(event.error.message)})` : ""}; ${event.steps} step(s), ${tokensText(event.usage)} tokens${event.usage.unknownCalls ? ` (usage unknown for ${event.usage.unknownCalls} call(s))` : ""}${event.cost === null ? "" : `, $${event.cost.toFixed(6)}`}${event.output ? `: "${clip(event.output, 80)}"` : ""}`;
   }
+}
+
+/** A token total for people: a lower bound (≥) or "unknown" when some calls reported no usage. */
+export function tokensText(usage: Usage): string {
+  const total = usage.inputTokens + usage.outputTokens;
+  if (!usage.unknownCalls) return String(total);
+  return total === 0 ? "unknown" : `≥${total}`;
 }
 
 /** A readable timeline of a run: seq, time since start, type and what happened. */

@@ -1,1 +1,1 @@
-export { formatTrace, describeEvent } from "./format.js";
+export { formatTrace, describeEvent, tokensText } from "./format.js";

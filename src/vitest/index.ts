@@ -13,19 +13,10 @@
  * `t.calledTool` does: only a call that finished counts as called.
  */
 import { expect } from "vitest";
-import { budgetsScorer, type BudgetOptions } from "../../scorers/budgets.js";
-import { guardrailScorer } from "../../scorers/guardrail.js";
-import { includesScorer } from "../../scorers/includes.js";
-import { noToolsScorer } from "../../scorers/no-tools.js";
-import { regexScorer } from "../../scorers/regex.js";
-import { retrievedChunkScorer, type RetrievedChunkOptions } from "../../scorers/retrieved-chunk.js";
-import { runStatusScorer } from "../../scorers/run-status.js";
-import { toolBlockedScorer } from "../../scorers/tool-blocked.js";
-import { toolCalledScorer } from "../../scorers/tool-called.js";
-import { sequenceOrder, toolTrajectoryScorer, type ExpectedCall } from "../../scorers/tool-trajectory.js";
-import type { Scorer, ScoreResult, BlockReason, RunEvent } from "../contracts/index.js";
+import type { BlockReason, RunEvent, RunView, ScoreResult } from "../contracts/index.js";
 import { viewRun } from "../journal/index.js";
-import { type RunView } from "../contracts/index.js";
+// Through the registry and the scorers' own assertion sugar, never a concrete scorer module.
+import { builtinAssertions, getScorer, type BudgetOptions, type ExpectedCall, type RetrievedChunkOptions } from "../../scorers/index.js";
 
 /** Anything a matcher can read a run from. */
 export type RunLike = readonly RunEvent[] | RunView | { readonly events: readonly RunEvent[] } | { readonly log: { readonly events: readonly RunEvent[] } };
@@ -49,7 +40,8 @@ interface MatcherResult {
   message: () => string;
 }
 
-function judge<O>(scorer: Scorer<O>, received: unknown, options: O, expected?: unknown, value?: unknown): MatcherResult {
+function judge(name: string, received: unknown, options: object, expected?: unknown, value?: unknown): MatcherResult {
+  const scorer = getScorer(name);
   const run = toRunView(received);
   const result = scorer.score({
     case: { name: "vitest", file: undefined, tags: [] },
@@ -70,39 +62,40 @@ function judge<O>(scorer: Scorer<O>, received: unknown, options: O, expected?: u
 export const retraceMatchers = {
   /** The tool ran to completion (with arguments matching `args`, when given). */
   toHaveCalledTool(received: unknown, name: string, args?: Record<string, unknown>): MatcherResult {
-    return judge(toolCalledScorer, received, { tool: name, ...(args ? { args } : {}) });
+    return judge("tool-called", received, { tool: name, ...(args ? { args } : {}) });
   },
   /** Governance blocked a call of the tool (for `reason`, when given). */
   toHaveBlockedTool(received: unknown, name: string, reason?: BlockReason): MatcherResult {
-    return judge(toolBlockedScorer, received, { tool: name, ...(reason ? { reason } : {}) });
+    return judge("tool-blocked", received, { tool: name, ...(reason ? { reason } : {}) });
   },
   toHaveCompleted(received: unknown): MatcherResult {
-    return judge(runStatusScorer, received, { status: "completed" });
+    return judge("run-status", received, { status: "completed" });
   },
   toHaveFailed(received: unknown, code?: string): MatcherResult {
-    return judge(runStatusScorer, received, { status: "failed", ...(code ? { code } : {}) });
+    return judge("run-status", received, { status: "failed", ...(code ? { code } : {}) });
   },
   toHaveToolSequence(received: unknown, calls: readonly ExpectedCall[], options: { ordered?: boolean; allowExtra?: boolean } = {}): MatcherResult {
-    const ordered = options.ordered ?? true;
-    const allowExtra = options.allowExtra ?? false;
-    return judge(toolTrajectoryScorer, received, { order: sequenceOrder(ordered, allowExtra), allowExtra }, calls);
+    // t.toolSequence's own mapping of ordered / allowExtra to the scorer's order.
+    const { ordered, allowExtra } = options;
+    const call = builtinAssertions.toolSequence.call([calls], { ...(ordered !== undefined ? { ordered } : {}), ...(allowExtra !== undefined ? { allowExtra } : {}) });
+    return judge(builtinAssertions.toolSequence.scorer, received, call.options, call.expected);
   },
   toHaveUsedNoTools(received: unknown): MatcherResult {
-    return judge(noToolsScorer, received, {});
+    return judge("no-tools", received, {});
   },
   toHaveRetrievedChunk(received: unknown, match: string | RetrievedChunkOptions): MatcherResult {
-    return judge(retrievedChunkScorer, received, typeof match === "string" ? { text: match } : match);
+    return judge("retrieved-chunk", received, typeof match === "string" ? { text: match } : match);
   },
   /** A guardrail fired with this action ("block", "warn", "redact"), optionally by a rule. */
   toHaveTriggeredGuardrail(received: unknown, action: "block" | "warn" | "redact", rule?: string): MatcherResult {
-    return judge(guardrailScorer, received, { action, ...(rule ? { rule } : {}) });
+    return judge("guardrail", received, { action, ...(rule ? { rule } : {}) });
   },
   /** The final output contains the text, or matches the RegExp. */
   toHaveOutput(received: unknown, expected: string | RegExp): MatcherResult {
-    return expected instanceof RegExp ? judge(regexScorer, received, {}, expected) : judge(includesScorer, received, {}, expected);
+    return expected instanceof RegExp ? judge("regex", received, {}, expected) : judge("includes", received, {}, expected);
   },
   toBeWithinBudget(received: unknown, budget: BudgetOptions): MatcherResult {
-    return judge(budgetsScorer, received, budget);
+    return judge("budgets", received, budget);
   },
 };
 

@@ -1,6 +1,6 @@
 /** The console reporter: a progress bar only on a terminal, a line per file, and each failure with its reason. */
 import { describe, expect, it } from "vitest";
-import type { LoadedFile } from "../../src/eval/loader.js";
+import type { LoadedFile } from "../../src/eval/loader/index.js";
 import { ConsoleReporter } from "../../src/eval/report/console.js";
 import type { CaseResult, EvalReport } from "../../src/eval/report/schema.js";
 import { summarise } from "../../src/eval/report/summary.js";

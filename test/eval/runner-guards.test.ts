@@ -13,11 +13,12 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectCases, defineEval, type EvalSpec } from "../../src/eval/define.js";
-import { NetworkGuard } from "../../src/eval/network-guard.js";
+import { collectCases, defineEval, type EvalSpec } from "../../src/eval/dsl/index.js";
+import { NetworkGuard } from "../../src/sandbox/index.js";
 import type { AttemptResult, CaseResult } from "../../src/eval/report/schema.js";
-import { runCases, type PlannedCase, type RunCasesOptions } from "../../src/eval/runner.js";
-import { suiteScope } from "../../src/eval/scope.js";
+import { runCases, type PlannedCase, type RunCasesOptions } from "../../src/eval/runner/index.js";
+import { suiteScope } from "../../src/sandbox/index.js";
+import { NetworkBlockedError } from "../../src/errors/index.js";
 import { tempDir } from "../helpers.js";
 
 const agent = { name: "guard-test", max_steps: 4, llm: { provider: "openai" as const }, tools: ["calculator"] };
@@ -59,6 +60,25 @@ let server: http.Server;
 let udp: dgram.Socket;
 let httpUrl = "";
 let udpPort = 0;
+
+/**
+ * Waits until anything already sent to the local servers has arrived, by sending a marker to
+ * each from outside every case and waiting for it: what was sent before it arrives before it
+ * (loopback keeps the order), so an empty `hits` then means nothing got through, without a sleep.
+ */
+async function drained(): Promise<void> {
+  const marker = `marker-${hits.length}`;
+  const arrived = (entry: string) => hits.includes(entry);
+  await fetch(`${httpUrl}/${marker}`).then((response) => response.text());
+  const sender = dgram.createSocket("udp4");
+  const udpMarker = `UDP ${marker.length} bytes`;
+  await new Promise<void>((resolve) => {
+    const check = () => (arrived(udpMarker) ? resolve() : setImmediate(check));
+    sender.send(marker, udpPort, "127.0.0.1", check);
+  });
+  sender.close();
+  for (const entry of [`HTTP /${marker}`, udpMarker]) hits.splice(hits.indexOf(entry), 1);
+}
 
 beforeAll(async () => {
   server = http.createServer((request, response) => {
@@ -148,7 +168,9 @@ describe("a case that hangs", () => {
         timeout: 3_000_000_000,
         test: async (t) => {
           await t.send("hi");
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          // A delay a timer cannot hold becomes 1 ms in Node; the case's deadline timer was set
+          // before this one, so with that bug it would fire first. Timer order, not wall time.
+          await new Promise((resolve) => setTimeout(resolve, 1));
           t.completed();
         },
       },
@@ -215,7 +237,7 @@ describe("under --mock, every way to the network is refused inside a case", () =
       "dns.promises.resolve4": expect.stringMatching(/^network request under --mock: DNS resolve4 example\.com;/),
     });
     expect(results.every((result) => result.status === "failed")).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await drained();
     expect(hits).toEqual([]);
     expect([existsSync(marker("exec")), existsSync(marker("worker"))]).toEqual([false, false]);
   });
@@ -235,6 +257,13 @@ describe("under --mock, every way to the network is refused inside a case", () =
     const scope = suiteScope(true);
     const guard = new NetworkGuard(scope);
     guard.install();
+    // Ordered by hand rather than by sleeps: the first case leaves work behind that waits for a
+    // signal; the second (started after the first returned: concurrency 1) lets one immediate
+    // pass — the runner ends a finished case's scope in an immediate queued before it — then
+    // gives the signal and waits until the late attempt was made.
+    let signal = (): void => undefined;
+    const go = new Promise<void>((resolve) => (signal = resolve));
+    let lateAttempt: Promise<unknown> = Promise.resolve();
     try {
       const results = await run(
         [
@@ -245,7 +274,7 @@ describe("under --mock, every way to the network is refused inside a case", () =
             test: async (t) => {
               await t.send("hi");
               t.completed();
-              setTimeout(() => void fetch(`${httpUrl}/late`).catch(() => undefined), 20);
+              lateAttempt = go.then(() => fetch(`${httpUrl}/late`).catch(() => undefined));
             },
           },
           {
@@ -254,12 +283,14 @@ describe("under --mock, every way to the network is refused inside a case", () =
             mock: says("hi"),
             test: async (t) => {
               await t.send("hi");
-              await new Promise((resolve) => setTimeout(resolve, 80));
+              await new Promise((resolve) => setImmediate(resolve));
+              signal();
+              await lateAttempt;
               t.completed();
             },
           },
         ],
-        { guard, scope },
+        { guard, scope, concurrency: 1 },
       );
       expect(results.map((result) => result.status)).toEqual(["passed", "passed"]);
       expect(scope.stray).toEqual([`GET ${httpUrl}/late (from case "test > leaves a timer" after it ended)`]);
@@ -271,13 +302,16 @@ describe("under --mock, every way to the network is refused inside a case", () =
 
   it("overlapping suites share one guard: the first to finish does not unguard the other", async () => {
     const original = globalThis.fetch;
+    // The slow suite's tool reaches out only once the fast suite has finished: ordered by a signal, not a sleep.
+    let fastDone = (): void => undefined;
+    const fastFinished = new Promise<void>((resolve) => (fastDone = resolve));
     const slowCases = await plan([
       {
         name: "fetches late",
         config: agent,
         mock: calculates,
         tools: reachesOut(async () => {
-          await new Promise((resolve) => setTimeout(resolve, 60));
+          await fastFinished;
           await fetch(`${httpUrl}/overlap`);
         }),
         test: async (t) => {
@@ -291,11 +325,77 @@ describe("under --mock, every way to the network is refused inside a case", () =
     const fast = await runCases(fastCases, { mode: "mock" });
     expect(fast[0]?.status).toBe("passed");
     expect(globalThis.fetch).not.toBe(original);
+    fastDone();
     const [late] = await slow;
     expect(late?.status).toBe("failed");
     expect(attempt(late).errors[0]).toMatch(/^network request under --mock: GET http:\/\/127\.0\.0\.1:\d+\/overlap;/);
     expect(hits).toEqual([]);
     expect(globalThis.fetch).toBe(original);
+  });
+
+  it("http and https requests are refused by the interception layer and named by method and URL", async () => {
+    const facade = await import("node:http");
+    const https = await import("node:https");
+    const results = await run(
+      [
+        {
+          name: "http.request",
+          act: () =>
+            new Promise((resolve, reject) => {
+              const outgoing = http.request(`${httpUrl}/request`, { method: "POST" }, resolve);
+              outgoing.on("error", reject);
+              outgoing.end("{}");
+            }),
+        },
+        { name: "http.get", act: () => new Promise((resolve, reject) => http.get(`${httpUrl}/get`, resolve).on("error", reject)) },
+        // A named import reads node:http's ESM facade (live bindings), which the guard keeps in step.
+        { name: "named request", act: () => new Promise((resolve, reject) => facade.request(`${httpUrl}/named`, resolve).on("error", reject).end()) },
+        { name: "https.get", act: () => new Promise((resolve, reject) => https.get("https://api.example.com/secure", resolve).on("error", reject)) },
+        // No 'error' listener: the refusal still fails this case, not the process.
+        { name: "no error listener", act: () => void http.get(`${httpUrl}/unheard`) },
+      ].map(({ name, act }) => ({
+        name,
+        config: agent,
+        mock: calculates,
+        tools: reachesOut(act),
+        test: async (t) => {
+          await t.send("2 + 2?");
+          t.completed();
+        },
+      })),
+    );
+    const firstError = Object.fromEntries(results.map((result) => [result.name, attempt(result).errors[0]]));
+    const refused = (target: string) => `network request under --mock: ${target}; mock runs never touch the network (mock the tool, or run with --live)`;
+    expect(firstError).toEqual({
+      "http.request": refused(`POST ${httpUrl}/request`),
+      "http.get": refused(`GET ${httpUrl}/get`),
+      "named request": refused(`GET ${httpUrl}/named`),
+      "https.get": refused("GET https://api.example.com/secure"),
+      "no error listener": refused(`GET ${httpUrl}/unheard`),
+    });
+    expect(results.every((result) => result.status === "failed")).toBe(true);
+    await drained();
+    expect(hits).toEqual([]);
+  });
+
+  it("a refused fetch rejects with the typed refusal, whose message says what to do", async () => {
+    const guard = new NetworkGuard();
+    guard.install();
+    try {
+      const error = await fetch(`${httpUrl}/typed`).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(NetworkBlockedError);
+      expect((error as NetworkBlockedError).code).toBe("network_blocked");
+      expect((error as NetworkBlockedError).message).toBe(
+        `network request to GET ${httpUrl}/typed under --mock: mock runs never touch the network (mock the tool, or run with --live)`,
+      );
+    } finally {
+      guard.uninstall();
+    }
+    expect(guard.stray).toEqual([`GET ${httpUrl}/typed`]);
+    expect(hits).toEqual([]);
   });
 });
 
@@ -354,13 +454,13 @@ describe("mocks that run out fail the case", () => {
         test: async (t) => {
           await t.send("hi");
           t.completed();
-          await t.judge("llm-judge", { rubric: "polite", mock: { responses: [] }, severity: "soft" });
+          await t.judge("llm-judge", { rubric: "polite", mock: { responses: [{}] } as never, severity: "soft" });
         },
       },
     ]);
     expect(result?.status).toBe("failed");
     expect(attempt(result).errors).toEqual([
-      expect.stringMatching(/^the judge could not be set up: case "judge script invalid": the inline judge script \(mock\) is invalid: a script needs responses or rules/),
+      expect.stringMatching(/^the judge could not be set up: case "judge script invalid": the inline judge script \(mock\) is invalid: .*a response needs text, tool_calls or error/),
     ]);
   });
 

@@ -1,9 +1,9 @@
 /** The eval runner in-process: how `t` drives a run, how a case's verdict is reached, and its guards. */
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/canonical/index.js";
-import { collectCases, defineEval, type EvalSpec } from "../../src/eval/define.js";
+import { collectCases, defineEval, type EvalSpec } from "../../src/eval/dsl/index.js";
 import type { AttemptResult, CaseResult } from "../../src/eval/report/schema.js";
-import { runCases, type PlannedCase, type RunCasesOptions } from "../../src/eval/runner.js";
+import { runCases, type PlannedCase, type RunCasesOptions } from "../../src/eval/runner/index.js";
 import type { RunEvent } from "../../src/contracts/index.js";
 
 const agent = { name: "runner-test", max_steps: 4, llm: { provider: "openai" as const }, tools: ["calculator"] };

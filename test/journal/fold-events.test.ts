@@ -55,6 +55,15 @@ describe("the state before any event", () => {
       waiting: undefined,
       lastSeq: 0,
       turns: 0,
+      stepFailure: undefined,
+      inputBlocked: false,
+      turnViews: [],
+      toolCalls: [],
+      retrievals: [],
+      guardrails: [],
+      started: undefined,
+      lastFinished: undefined,
+      lastAt: undefined,
     });
     expect(fold([])).toEqual(initialState());
   });
@@ -103,10 +112,17 @@ describe("run and turn events", () => {
     expect(stateAfter(runStarted(), runFinished("completed", "the answer"))).toMatchObject({ status: "completed", output: "the answer", error: undefined });
   });
 
-  it("retrieval and guardrail events change nothing but the last seq", () => {
+  it("retrieval and guardrail events are kept for the view, and change nothing else but the last seq and time", () => {
     const before = stateAfter(runStarted(), userMessage("go"));
-    const after = fold(eventsOf([retrievalMade(), guardrailFired()], "run_1", 3), before);
-    expect(after).toEqual({ ...before, lastSeq: 4 });
+    const events = eventsOf([retrievalMade(), guardrailFired()], "run_1", 3);
+    const after = fold(events, before);
+    expect(after).toEqual({
+      ...before,
+      lastSeq: 4,
+      lastAt: events[1]?.at,
+      retrievals: [{ callId: "c", tool: "search_docs", query: "q", chunks: [] }],
+      guardrails: [{ seq: 4, direction: "output", action: "warn", rule: "r", detail: "fired" }],
+    });
   });
 });
 

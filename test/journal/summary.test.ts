@@ -1,9 +1,8 @@
-/** The listing row of a run (`retrace runs`), folded from its lifecycle events. */
+/** The listing row of a run (`retrace runs`): a projection of the fold, from its lifecycle events. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../../src/contracts/index.js";
-import { SUMMARY_EVENT_TYPES, summarize } from "../../src/journal/index.js";
-import { updateSummary } from "../../src/journal/summary.js";
+import { SUMMARY_EVENT_TYPES, fold, summarize, summaryOf } from "../../src/journal/index.js";
 import {
   eventsOf,
   guardrailFired,
@@ -41,8 +40,7 @@ describe("summarize", () => {
   it("has no row for a log without run.started", () => {
     expect(summarize([])).toBeUndefined();
     expect(summarize(eventsOf([userMessage("hi"), runFinished("completed", "x")]))).toBeUndefined();
-    const [message] = eventsOf([userMessage("hi")]);
-    expect(updateSummary(undefined, message as RunEvent)).toBeUndefined();
+    expect(summaryOf(fold(eventsOf([userMessage("hi")])))).toBeUndefined();
   });
 
   it("follows the status: waiting on run.paused, running again on run.resumed or a new message", () => {
@@ -61,8 +59,15 @@ describe("summarize", () => {
     ]);
   });
 
-  it("takes output, usage, cost and steps from run.finished, and the time and seq of the last event", () => {
-    const events = eventsOf([runStarted(), userMessage("go"), paused([]), runFinished("completed", "the answer", { usage: usage(7, 3, 1), cost: null, steps: 4 })]);
+  it("takes output, usage, cost and steps from the last run.finished, and the time and seq of the last event", () => {
+    const events = eventsOf([
+      runStarted(),
+      userMessage("go"),
+      runFinished("completed", "first", { usage: usage(1, 1, 0), cost: 0.5, steps: 1 }),
+      userMessage("again"),
+      paused([]),
+      runFinished("completed", "the answer", { usage: usage(7, 3, 1), cost: null, steps: 4 }),
+    ]);
     expect(summarize(events)).toMatchObject({
       status: "completed",
       output: "the answer",
@@ -70,26 +75,26 @@ describe("summarize", () => {
       cost: null,
       steps: 4,
       startedAt: events[0]?.at,
-      updatedAt: events[3]?.at,
-      events: 4,
+      updatedAt: events[5]?.at,
+      events: 6,
     });
+    expect(summarize(events.slice(0, 3))).toMatchObject({ output: "first", cost: 0.5, steps: 1 });
   });
 
-  it("reads only the lifecycle events: the SQLite store gives it no others", () => {
+  it("needs only the lifecycle events: the SQLite store lists runs from them alone", () => {
     expect([...SUMMARY_EVENT_TYPES].sort()).toEqual(["message", "run.finished", "run.paused", "run.resumed", "run.started"]);
     const others = [toolRequested("c1"), toolFinished("c1", "x"), llmFinished("x"), guardrailFired(), retrievalMade()];
     const lifecycle = [userMessage("go"), paused([]), resumed(), runFinished("completed", "ok")];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...others, ...lifecycle), { maxLength: 12 }), (middle) => {
         const events = eventsOf([runStarted(), ...middle]);
-        expect(summarize(events)).toEqual(summarize(events.filter((event) => SUMMARY_EVENT_TYPES.has(event.type))));
+        const full = summaryOf(fold(events));
+        const fromLifecycle = summarize(events);
+        // The store sets the time and seq of a row from its last event of any kind.
+        expect(full && { ...full, events: 0, updatedAt: "" }).toEqual(fromLifecycle && { ...fromLifecycle, events: 0, updatedAt: "" });
+        expect(full?.events).toBe(events.length);
+        expect(full?.updatedAt).toBe(events[events.length - 1]?.at);
       }),
     );
-  });
-
-  it("updateSummary moves the row's time and seq on with any event", () => {
-    const events = eventsOf([runStarted(), toolRequested("c1")]);
-    const row = summarize(events.slice(0, 1));
-    expect(updateSummary(row, events[1] as RunEvent)).toEqual({ ...row, updatedAt: events[1]?.at, events: 2 });
   });
 });

@@ -4,8 +4,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { argsMatch, globMatches } from "../../src/policy/match.js";
-import { describeRule, firstMatch, trusted, type PolicyRule } from "../../src/policy/rules.js";
+import { firstMatch, globMatches, trusted, type PolicyRule } from "../../src/policy/index.js";
+import { argsMatch } from "../../src/policy/match.js";
+import { describeRule } from "../../src/policy/rules.js";
 
 const writeFile = { name: "write_file", risk: "moderate" };
 const deny = (args: PolicyRule["args"], tool = "write_file"): PolicyRule => ({ tool, args, action: "deny" });
@@ -93,18 +94,18 @@ describe("firstMatch", () => {
 describe("trusted", () => {
   it("is true when any trust rule matches the tool and its arguments", () => {
     const rules = [{ tool: "read_*" }, { tool: "write_file", args: { path: "notes/*" } }];
-    expect(trusted(rules, "read_file", { path: "anything" })).toBe(true);
-    expect(trusted(rules, "write_file", { path: "notes/today.md" })).toBe(true);
-    expect(trusted(rules, "write_file", { path: "config/.env" })).toBe(false);
-    expect(trusted(rules, "delete_file", {})).toBe(false);
+    expect(trusted(rules, { name: "read_file" }, { path: "anything" })).toBe(true);
+    expect(trusted(rules, { name: "write_file" }, { path: "notes/today.md" })).toBe(true);
+    expect(trusted(rules, { name: "write_file" }, { path: "config/.env" })).toBe(false);
+    expect(trusted(rules, { name: "delete_file" }, {})).toBe(false);
   });
 
   it("is false without trust rules", () => {
-    expect(trusted([], "read_file", {})).toBe(false);
+    expect(trusted([], { name: "read_file" }, {})).toBe(false);
   });
 
   it("never trusts a path that escapes the workspace", () => {
-    for (const path of escaping) expect(trusted([{ tool: "write_file", args: { path: "**" } }], "write_file", { path })).toBe(false);
+    for (const path of escaping) expect(trusted([{ tool: "write_file", args: { path: "**" } }], { name: "write_file" }, { path })).toBe(false);
   });
 });
 

@@ -10,6 +10,8 @@ import {
   call,
   expectProviderError,
   hostileChunks,
+  NUMBER_ARGUMENTS,
+  readWireBody,
   readWireFixture,
   splitsACharacter,
   sseResponse,
@@ -96,8 +98,8 @@ describe("Anthropic request and response mapping", () => {
       id: "msg_01",
       model: "claude-sonnet-4-5-20250929",
       text: "Let me check.",
-      // The tool input as canonical JSON text: sorted keys, no whitespace.
-      toolCalls: [{ id: "toolu_01", name: "get_weather", arguments: '{"city":"Paris","unit":"c"}' }],
+      // The tool input's text as the body has it (key order included), not a re-serialisation.
+      toolCalls: [{ id: "toolu_01", name: "get_weather", arguments: '{"unit":"c","city":"Paris"}' }],
       stopReason: "tool_calls",
       usage: { inputTokens: 300, outputTokens: 40, cachedInputTokens: 0 },
     });
@@ -287,6 +289,43 @@ describe("Anthropic request and response mapping", () => {
   });
 });
 
+describe("Anthropic tool arguments are the text the model produced, never re-serialised", () => {
+  // JSON.parse + stringify would turn 1.0 into 1, 1E+2 into 100 and round the 20-digit integer:
+  // BFCL-style checks tell an int from a float by the text.
+  it("streaming: the concatenated input_json_delta fragments, byte for byte", async () => {
+    const lines = readWireFixture("anthropic-tool-use-numbers.chunks.jsonl");
+    scripted([() => sseResponse(streamOf(hostileChunks(anthropicSse(lines), 5)))]);
+    const response = await anthropic({ stream: true }).generate(userRequest(MODEL), call());
+    expect(response.toolCalls).toEqual([{ id: "toolu_01NumbersStream", name: "compute", arguments: NUMBER_ARGUMENTS }]);
+  });
+
+  it("whole response: the input's text in the response body, byte for byte", async () => {
+    const body = readWireBody("anthropic-tool-use-numbers.message.json");
+    expect(body).toContain(`"input":${NUMBER_ARGUMENTS}`);
+    scripted([() => new Response(body, { headers: { "content-type": "application/json" } })]);
+    const response = await anthropic().generate(userRequest(MODEL), call());
+    expect(response).toMatchObject({
+      id: "msg_01Numbers",
+      text: "Computing.",
+      toolCalls: [{ id: "toolu_01Numbers", name: "compute", arguments: NUMBER_ARGUMENTS }],
+      stopReason: "tool_calls",
+      usage: { inputTokens: 30, outputTokens: 12, cachedInputTokens: 0 },
+    });
+  });
+
+  it("whole response: every tool_use block gets its own input text, whatever the key order or spacing", async () => {
+    const body = String.raw`{ "usage" : {"output_tokens":3,"input_tokens":4}, "content": [
+      {"input": {"a": 1.0}, "type": "tool_use", "name": "f", "id": "toolu_a"},
+      {"type": "text", "text": "{\"input\": 2}"},
+      {"id": "toolu_b", "type": "tool_use", "name": "g", "input" :  [ 1e5 , "x" ] },
+      {"id": "toolu_c", "type": "tool_use", "name": "h", "input": {"s": "\u00e9\"}"}}
+    ], "id": "msg_x", "stop_reason": "tool_use" }`;
+    scripted([() => new Response(body, { headers: { "content-type": "application/json" } })]);
+    const response = await anthropic().generate(userRequest(MODEL), call());
+    expect(response.toolCalls.map((toolCall) => toolCall.arguments)).toEqual(['{"a": 1.0}', '[ 1e5 , "x" ]', String.raw`{"s": "\u00e9\"}"}`]);
+  });
+});
+
 describe("Anthropic streaming", () => {
   it("replays a real captured tool-use stream cut at hostile byte boundaries", async () => {
     const lines = readWireFixture("anthropic-tool-use-quoted-input.chunks.jsonl");
@@ -301,7 +340,7 @@ describe("Anthropic streaming", () => {
       id: "msg_011CdFVpY8ZSiJdMWvbXZUUC",
       model: "claude-sonnet-4-5-20250929",
       text: "",
-      toolCalls: [{ id: "toolu_01Cr31vcGoeeRgi3Eo5Ds8qN", name: "website_update", arguments: canonicalJson(JSON.parse(partialJson)) }],
+      toolCalls: [{ id: "toolu_01Cr31vcGoeeRgi3Eo5Ds8qN", name: "website_update", arguments: partialJson }],
       stopReason: "tool_calls",
       usage: { inputTokens: 912, outputTokens: 118, cachedInputTokens: 0 },
     });
@@ -336,6 +375,19 @@ describe("Anthropic streaming", () => {
       stopReason: "tool_calls",
       usage: { inputTokens: 140, outputTokens: 25, cachedInputTokens: 100 },
     });
+  });
+
+  it("has unknown usage (null, not 0 tokens) when the stream never reports it", async () => {
+    const events = [
+      { type: "message_start", message: { id: "msg_u", model: MODEL } },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "hi" } },
+      { type: "message_delta", delta: { stop_reason: "end_turn" } },
+      { type: "message_stop" },
+    ];
+    scripted([() => sseResponse(streamOf(hostileChunks(anthropicSse(events))))]);
+    const response = await anthropic({ stream: true }).generate(userRequest(MODEL), call());
+    expect(response).toMatchObject({ text: "hi", stopReason: "end", usage: null });
   });
 
   it("keeps tool input that does not parse (cut at max_tokens) as raw text", async () => {
@@ -450,7 +502,9 @@ describe("Anthropic errors", () => {
   });
 
   it("an unhandled request (wrong path) fails the call", async () => {
+    const unhandled = server.expectUnhandled();
     await expectProviderError(anthropic({ baseUrl: "https://api.anthropic.com/wrong" }).generate(userRequest(MODEL), call()), "connection");
+    expect(unhandled).toEqual(["POST https://api.anthropic.com/wrong/v1/messages"]);
   });
 
   it("a missing key fails before any request", async () => {

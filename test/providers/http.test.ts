@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseRetryAfterMs, providerMessageOf } from "../../src/providers/http/index.js";
+import { jsonTextAt, parseRetryAfterMs, providerMessageOf, type JsonPath } from "../../src/providers/http/index.js";
 import { scrubSecrets } from "../../src/redaction/index.js";
 
 describe("retry-after parsing", () => {
@@ -40,5 +41,42 @@ describe("secrets and provider messages", () => {
     expect(providerMessageOf({ detail: [{ loc: ["body"], msg: "fastapi style" }] })).toContain("fastapi style");
     expect(providerMessageOf("<html>\n  Bad   gateway\n</html>")).toBe("<html> Bad gateway </html>");
     expect(providerMessageOf({})).toBeUndefined();
+  });
+});
+
+describe("the text of a value inside a JSON document", () => {
+  /** Every path into a value, with the value found there. */
+  function paths(value: unknown, prefix: JsonPath = []): [JsonPath, unknown][] {
+    const here: [JsonPath, unknown][] = [[prefix, value]];
+    if (Array.isArray(value)) return [...here, ...value.flatMap((item, index) => paths(item, [...prefix, index]))];
+    if (value !== null && typeof value === "object") {
+      return [...here, ...Object.entries(value).flatMap(([key, item]) => paths(item, [...prefix, key]))];
+    }
+    return here;
+  }
+
+  it("finds every value's own text, whatever the spacing, and it parses to that value", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(undefined, 1, "\t", " \r\n "), (value, indent) => {
+        const document = JSON.stringify(value, null, indent);
+        for (const [path, expected] of paths(JSON.parse(document))) {
+          const text = jsonTextAt(document, path);
+          expect(text).toBeDefined();
+          expect(JSON.parse(text!)).toEqual(expected);
+          expect(text).toBe(text!.trim());
+        }
+      }),
+    );
+  });
+
+  it("keeps number spellings, takes the last of duplicate keys as JSON.parse does, and misses absent paths", () => {
+    const document = '{"a": {"x": 1.0, "y": [1E+2, 12345678901234567890]}, "s": "]}\\"{", "a": {"x": 2.50}}';
+    expect(jsonTextAt(document, ["a", "x"])).toBe("2.50");
+    expect(jsonTextAt(document, ["s"])).toBe('"]}\\"{"');
+    expect(jsonTextAt('{"y": [1E+2, 12345678901234567890]}', ["y", 1])).toBe("12345678901234567890");
+    expect(jsonTextAt(document, ["b"])).toBeUndefined();
+    expect(jsonTextAt(document, ["a", 0])).toBeUndefined();
+    expect(jsonTextAt("[]", [0])).toBeUndefined();
+    expect(jsonTextAt("{}", ["a"])).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { delay, http, HttpResponse } from "msw";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { canonicalJson } from "../../src/canonical/index.js";
 import { ProviderError } from "../../src/errors/index.js";
 import type { LlmRequest, ToolSpec } from "../../src/contracts/index.js";
@@ -10,7 +10,9 @@ import {
   call,
   expectProviderError,
   hostileChunks,
+  NUMBER_ARGUMENTS,
   openAISse,
+  readWireBody,
   readWireFixture,
   splitsACharacter,
   sseResponse,
@@ -252,6 +254,21 @@ describe("OpenAI request and response mapping", () => {
   });
 });
 
+describe("OpenAI tool arguments are the text the model produced, never re-serialised", () => {
+  it("whole response: the arguments string, byte for byte", async () => {
+    scripted(OPENAI_URL, [() => new Response(readWireBody("openai-tool-call-numbers.message.json"), { headers: { "content-type": "application/json" } })]);
+    const response = await openai().generate(userRequest("gpt-4.1"), call());
+    expect(response.toolCalls).toEqual([{ id: "call_numbers", name: "compute", arguments: NUMBER_ARGUMENTS }]);
+  });
+
+  it("streaming: the concatenated argument fragments, byte for byte", async () => {
+    const chunks = hostileChunks(openAISse(readWireFixture("openai-tool-call-numbers.chunks.jsonl")), 5);
+    scripted(OPENAI_URL, [() => sseResponse(streamOf(chunks))]);
+    const response = await openai({ stream: true }).generate(userRequest("gpt-4.1"), call());
+    expect(response.toolCalls).toEqual([{ id: "call_numbers", name: "compute", arguments: NUMBER_ARGUMENTS }]);
+  });
+});
+
 describe("OpenAI streaming", () => {
   it("replays a real captured stream cut at hostile byte boundaries", async () => {
     const lines = readWireFixture("openai-text-excerpt.chunks.jsonl");
@@ -358,8 +375,8 @@ describe("OpenAI-compatible quirks", () => {
       ],
       // No finish_reason, but tool calls: the model stopped to call them.
       stopReason: "tool_calls",
-      // No usage at all: zeros, not a failure.
-      usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+      // No usage at all: unknown (null), not a failure, and never a fake 0 tokens.
+      usage: null,
     });
   });
 
@@ -374,7 +391,7 @@ describe("OpenAI-compatible quirks", () => {
       text: "ok ",
       toolCalls: [{ id: "call_2_0", name: "get_weather", arguments: '{"city":"Lyon"}' }],
       stopReason: "tool_calls",
-      usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+      usage: null,
     });
   });
 
@@ -443,10 +460,11 @@ describe("OpenAI errors", () => {
   it("prefers retry-after-ms and reads an HTTP date", async () => {
     failWith(429, envelope("slow down"), { "retry-after-ms": "1500", "retry-after": "9" });
     expect((await expectProviderError(openai().generate(userRequest("gpt-4.1"), call()), "rate_limited")).retryAfterMs).toBe(1500);
-    failWith(429, envelope("slow down"), { "retry-after": new Date(Date.now() + 60_000).toUTCString() });
-    const retryAfterMs = (await expectProviderError(openai().generate(userRequest("gpt-4.1"), call()), "rate_limited")).retryAfterMs;
-    expect(retryAfterMs).toBeGreaterThan(55_000);
-    expect(retryAfterMs).toBeLessThanOrEqual(60_000);
+    // The date is measured against the clock the call is given, never the machine's.
+    failWith(429, envelope("slow down"), { "retry-after": "Thu, 01 Jan 2026 00:01:00 GMT" });
+    const now = () => Date.UTC(2026, 0, 1, 0, 0, 0);
+    const retryAfterMs = (await expectProviderError(openai().generate(userRequest("gpt-4.1"), call(0, { now })), "rate_limited")).retryAfterMs;
+    expect(retryAfterMs).toBe(60_000);
   });
 
   it("measures an HTTP-date retry-after against the run's clock when it is given", async () => {
@@ -478,10 +496,27 @@ describe("OpenAI errors", () => {
     const lines = readWireFixture("openai-text-excerpt.chunks.jsonl");
     scripted(OPENAI_URL, [() => sseResponse(streamOf(hostileChunks(openAISse(lines.slice(0, 3), false)), { endless: true }))]);
     const deltas: string[] = [];
-    await expectProviderError(
-      openai({ stream: true, timeoutMs: 200 }).generate(userRequest("gpt-4.1"), call(0, { onTextDelta: (text) => deltas.push(text) })),
-      "timeout",
-    );
+    let stalled!: () => void;
+    const reachedStall = new Promise<void>((resolve) => (stalled = resolve));
+    // The deadline fires only once the chunks before the stall are in, however slow the machine:
+    // its timer is a fake one, moved on by hand.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const pending = openai({ stream: true, timeoutMs: 200 }).generate(
+        userRequest("gpt-4.1"),
+        call(0, {
+          onTextDelta: (text) => {
+            deltas.push(text);
+            if (deltas.length === 2) stalled();
+          },
+        }),
+      );
+      await reachedStall;
+      vi.advanceTimersByTime(200);
+      await expectProviderError(pending, "timeout");
+    } finally {
+      vi.useRealTimers();
+    }
     expect(deltas).toEqual(["**", "Holiday"]);
   });
 
@@ -520,9 +555,11 @@ describe("OpenAI errors", () => {
   });
 
   it("an unhandled request (wrong path) fails the call instead of reaching the network", async () => {
+    const unhandled = server.expectUnhandled();
     const model = openai({ baseUrl: "https://api.openai.com/v2-wrong" });
     const error = await expectProviderError(model.generate(userRequest("gpt-4.1"), call()), "connection");
     expect(error.message).toContain("could not reach OpenAI");
+    expect(unhandled).toEqual(["POST https://api.openai.com/v2-wrong/chat/completions"]);
   });
 
   it("a missing key fails before any request", async () => {
@@ -531,13 +568,14 @@ describe("OpenAI errors", () => {
   });
 
   it("a caller's abort rejects with the caller's reason, not a retryable provider error", async () => {
+    const controller = new AbortController();
+    const reason = new Error("run cancelled");
+    // Cancelled once the request is in flight, whenever that is: no timer decides the order.
     server.use(http.post(OPENAI_URL, async () => {
+      controller.abort(reason);
       await delay("infinite");
       return HttpResponse.json({});
     }));
-    const controller = new AbortController();
-    const reason = new Error("run cancelled");
-    setTimeout(() => controller.abort(reason), 50);
     const error = await openai().generate(userRequest("gpt-4.1"), call(0, { signal: controller.signal })).catch((caught: unknown) => caught);
     expect(error).toBe(reason);
     expect(error).not.toBeInstanceOf(ProviderError);

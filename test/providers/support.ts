@@ -11,19 +11,61 @@ import type { GenerateOptions, LlmRequest } from "../../src/contracts/index.js";
 
 export const API_KEY = "sk-test-SECRET-0123456789abcdef";
 
-/** One msw server per test file; unhandled requests are errors, never passed to the network. */
-export function useMockServer(): ReturnType<typeof setupServer> {
+export type MockServer = ReturnType<typeof setupServer> & {
+  /**
+   * Declares that this test sends requests no handler claims, and returns them as they come
+   * (`METHOD url`) for the test to check. They still fail, as every unhandled request does,
+   * but quietly: msw's console report is kept for the requests nobody declared.
+   */
+  expectUnhandled(): readonly string[];
+};
+
+/**
+ * One msw server per test file. An unhandled request fails (never reaches the network), and
+ * fails the test after it too, unless the test declared it with `expectUnhandled()`.
+ */
+export function useMockServer(): MockServer {
   const server = setupServer();
-  beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-  afterEach(() => server.resetHandlers());
+  const unhandled: string[] = [];
+  let expected = false;
+  beforeAll(() =>
+    server.listen({
+      onUnhandledRequest(request, print) {
+        unhandled.push(`${request.method} ${request.url}`);
+        if (!expected) print.error();
+        // A network error, as msw's "error" strategy gives; returning would let the request
+        // through to the network.
+        throw Response.error();
+      },
+    }),
+  );
+  afterEach(() => {
+    server.resetHandlers();
+    const undeclared = expected ? [] : [...unhandled];
+    unhandled.length = 0;
+    expected = false;
+    expect(undeclared, "requests no handler claimed").toEqual([]);
+  });
   afterAll(() => server.close());
-  return server;
+  return Object.assign(server, {
+    expectUnhandled(): readonly string[] {
+      expected = true;
+      return unhandled;
+    },
+  });
 }
 
 export function readWireFixture(name: string): string[] {
-  const path = fileURLToPath(new URL(`../../fixtures/wire/${name}`, import.meta.url));
-  return readFileSync(path, "utf8").split("\n").filter((line) => line.trim() !== "");
+  return readWireBody(name).split("\n").filter((line) => line.trim() !== "");
 }
+
+/** A fixture's text as it is on disk: a body to serve byte for byte, never re-serialised. */
+export function readWireBody(name: string): string {
+  return readFileSync(fileURLToPath(new URL(`../../fixtures/wire/${name}`, import.meta.url)), "utf8").trimEnd();
+}
+
+/** The tool arguments every `*-numbers` fixture carries, spelled so re-serialising changes them. */
+export const NUMBER_ARGUMENTS = '{"ratio": 1.0, "big": 12345678901234567890, "exp": 1E+2, "neg": -0.50, "nested": {"list": [1.0, 2.50]}}';
 
 const encoder = new TextEncoder();
 

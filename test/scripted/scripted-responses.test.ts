@@ -54,7 +54,9 @@ describe("a scripted answer", () => {
   });
 
   it("numbers tool call ids by the call index and the call's place, unless the script names them", async () => {
-    const response = await ask({ responses: [{ tool_calls: [{ name: "a" }, { name: "b", id: "mine" }] }] }, user("x"), { callIndex: 4, attempt: 1 });
+    // The run's fifth model call: the four before it took the four entries before this one.
+    const earlier = [{ text: "1" }, { text: "2" }, { text: "3" }, { text: "4" }];
+    const response = await ask({ responses: [...earlier, { tool_calls: [{ name: "a" }, { name: "b", id: "mine" }] }] }, user("x"), { callIndex: 4, attempt: 1 });
     expect(response.toolCalls.map((call) => call.id)).toEqual(["call_5_1", "mine"]);
   });
 

@@ -3,7 +3,7 @@
  * prints one line per eval file as the file's cases finish, then, for each case that did not
  * pass, which assertion or scorer failed and why, and a summary whose verdict is the exit code.
  */
-import type { LoadedFile } from "../loader.js";
+import type { LoadedFile } from "../loader/index.js";
 import { failureLines, formatScore, formatSeconds } from "./describe.js";
 import type { CaseResult, EvalReport } from "./schema.js";
 

@@ -1,10 +1,11 @@
 /** A LanguageModel over the Anthropic Messages API, through the official SDK. */
 import Anthropic from "@anthropic-ai/sdk";
-import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse } from "../../contracts/index.js";
+import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse, ModelIdentity } from "../../contracts/index.js";
 import { LlmResponseSchema } from "../../contracts/index.js";
+import { endpointOf } from "../../keys/index.js";
 import { abortableFetch, DEFAULT_CALL_TIMEOUT_MS, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
 import { anthropicErrors } from "./errors.js";
-import { toMessagesBody, type MessagesBody } from "./request.js";
+import { DEFAULT_MAX_TOKENS, toMessagesBody, type MessagesBody } from "./request.js";
 import { fromMessage, MessageStreamAssembler } from "./response.js";
 import { MessageWire, StreamEventWire } from "./wire.js";
 
@@ -73,9 +74,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
     try {
       const work = options.stream
         ? generateStreaming(clientOf(), body, context, deadline.signal, generateOptions.onTextDelta)
-        : clientOf()
-            .messages.create(body, { signal: deadline.signal })
-            .then((wire) => fromMessage(parseWire(MessageWire, wire, context, "a response")));
+        : generateWhole(clientOf(), body, context, deadline.signal);
       return LlmResponseSchema.parse(await deadline.race(work));
     } catch (error) {
       throw await fromSdkError(error, anthropicErrors, { context, deadline, timeoutMs });
@@ -84,7 +83,33 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
     }
   }
 
-  return { provider: "anthropic", model: options.model, generate };
+  const identity: ModelIdentity = {
+    provider: "anthropic",
+    model: options.model,
+    // Without credentials a URL may carry, so that the identity can be shown and logged.
+    baseUrl: endpointOf(options.baseUrl ?? ANTHROPIC_BASE_URL) ?? undefined,
+    // The limit always sent; a temperature is refused at the call, but it is what was asked.
+    maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+  };
+  return { provider: "anthropic", model: options.model, identity, generate };
+}
+
+/**
+ * The body is read as text, not through the SDK's parse, because the SDK hands back
+ * `tool_use.input` as a parsed object: re-serialising it would lose `1.0` and the digits of a
+ * large integer. The input's own text is cut out of the body instead (see fromMessage).
+ */
+async function generateWhole(client: Anthropic, body: MessagesBody, context: ProviderCallContext, signal: AbortSignal): Promise<LlmResponse> {
+  // asResponse still throws the SDK's typed errors for an HTTP error status.
+  const response = await client.messages.create(body, { signal }).asResponse();
+  const text = await response.text();
+  // As the SDK does: a body that does not say it is JSON is handed on as text, which parseWire
+  // reports as "not JSON"; a JSON body that does not parse throws a SyntaxError (fromSdkError).
+  const mediaType = response.headers.get("content-type")?.split(";")[0]?.trim() ?? "";
+  const isJson = mediaType.includes("application/json") || mediaType.endsWith("+json");
+  const value: unknown = isJson ? JSON.parse(text) : text;
+  return fromMessage(parseWire(MessageWire, value, context, "a response"), text);
 }
 
 async function generateStreaming(

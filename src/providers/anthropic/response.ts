@@ -1,15 +1,24 @@
 /** Messages API responses (whole or streamed) → the normalised response. */
 import { canonicalJson } from "../../canonical/index.js";
 import type { LlmResponse, StopReason, ToolCall, Usage } from "../../contracts/index.js";
+import { jsonTextAt } from "../http/index.js";
 import type { MessageWire, PartialUsageWire, StreamEvent } from "./wire.js";
 
-export function fromMessage(wire: MessageWire): LlmResponse {
+/**
+ * `body` is the response's text, from which each tool input is cut out as the server wrote it:
+ * the numbers keep their spelling (`1.0`, a 20-digit integer), which a parsed object cannot
+ * give back. The text is the API's serialisation of what the model produced, so spacing and key
+ * order are the server's; a streamed call (input_json_delta) keeps the model's own fragments.
+ * Without the body (a caller holding only the parsed message) the input is canonical JSON.
+ */
+export function fromMessage(wire: MessageWire, body?: string): LlmResponse {
   let text = "";
   const toolCalls: ToolCall[] = [];
-  for (const block of wire.content) {
+  for (const [index, block] of wire.content.entries()) {
     if (block.type === "text" && "text" in block) text += block.text;
     else if (block.type === "tool_use" && "id" in block) {
-      toolCalls.push({ id: block.id, name: block.name, arguments: canonicalJson(block.input ?? {}) });
+      const raw = body === undefined ? undefined : jsonTextAt(body, ["content", index, "input"]);
+      toolCalls.push({ id: block.id, name: block.name, arguments: raw ?? canonicalJson(block.input ?? {}) });
     }
     // thinking, redacted_thinking and server-tool blocks are not part of the contract (yet).
   }
@@ -47,14 +56,14 @@ function stopReasonOf(stopReason: string | null | undefined): StopReason {
  * prompt (as OpenAI reports it), so all three are added, and cachedInputTokens is the cache
  * reads, a subset of it. Cache writes (billed at 1.25x) stay priced as plain input.
  */
-function usageOf(usage: PartialUsageWire | null | undefined): Usage {
+function usageOf(usage: PartialUsageWire | null | undefined): Usage | null {
+  // A stream that never said how many tokens went in or out leaves the usage unknown, not 0.
+  const input = usage?.input_tokens;
+  const output = usage?.output_tokens;
+  if (input === null || input === undefined || output === null || output === undefined) return null;
   const cacheRead = usage?.cache_read_input_tokens ?? 0;
   const cacheWrite = usage?.cache_creation_input_tokens ?? 0;
-  return {
-    inputTokens: (usage?.input_tokens ?? 0) + cacheRead + cacheWrite,
-    outputTokens: usage?.output_tokens ?? 0,
-    cachedInputTokens: cacheRead,
-  };
+  return { inputTokens: input + cacheRead + cacheWrite, outputTokens: output, cachedInputTokens: cacheRead };
 }
 
 interface PartialBlock {
@@ -139,14 +148,10 @@ export class MessageStreamAssembler {
 }
 
 /**
- * Canonical JSON when the assembled text parses (as for a whole response), the raw text when
- * it does not (a stream cut at max_tokens), and the announced input when nothing streamed.
+ * The fragments as the model produced them, parsed or not (a stream cut at max_tokens leaves
+ * malformed text, which the tool layer reports). Only when nothing streamed is the announced
+ * input used, as canonical JSON: the API announces `{}` there, whose text cannot differ.
  */
 function toolArguments(block: PartialBlock): string {
-  if (block.json === "") return canonicalJson(block.initialInput ?? {});
-  try {
-    return canonicalJson(JSON.parse(block.json) as unknown);
-  } catch {
-    return block.json;
-  }
+  return block.json === "" ? canonicalJson(block.initialInput ?? {}) : block.json;
 }

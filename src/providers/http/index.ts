@@ -7,3 +7,4 @@ export { captureErrorBodies } from "./capture.js";
 export { abortableFetch } from "./abortable.js";
 export { parseWire } from "./wire.js";
 export { fromSdkError, type SdkErrors } from "./sdk-errors.js";
+export { jsonTextAt, type JsonPath } from "./json-text.js";

@@ -3,8 +3,9 @@
  * it ("openai-compatible": vLLM, Ollama, LiteLLM, Groq, ...), through the official SDK.
  */
 import OpenAI from "openai";
-import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse } from "../../contracts/index.js";
+import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse, ModelIdentity } from "../../contracts/index.js";
 import { LlmResponseSchema } from "../../contracts/index.js";
+import { endpointOf } from "../../keys/index.js";
 import { abortableFetch, DEFAULT_CALL_TIMEOUT_MS, captureErrorBodies, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
 import { openAIErrors } from "./errors.js";
 import { toChatCompletionBody, type ChatCompletionBody, type OpenAIDialect } from "./request.js";
@@ -83,7 +84,16 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
     }
   }
 
-  return { provider: dialect, model: options.model, generate };
+  const identity: ModelIdentity = {
+    provider: dialect,
+    model: options.model,
+    // Without credentials a URL may carry, so that the identity can be shown and logged.
+    baseUrl: endpointOf(baseURL) ?? undefined,
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  };
+  return { provider: dialect, model: options.model, identity, generate };
 }
 
 async function generateStreaming(

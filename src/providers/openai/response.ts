@@ -56,14 +56,13 @@ function stopReasonOf(finishReason: string | null | undefined, hasToolCalls: boo
   }
 }
 
-function usageOf(usage: UsageWire | null | undefined): Usage {
-  const inputTokens = usage?.prompt_tokens ?? 0;
+/** A server that sends no usage leaves it unknown: zeros would price the call at $0. */
+function usageOf(usage: UsageWire | null | undefined): Usage | null {
+  const inputTokens = usage?.prompt_tokens;
+  const outputTokens = usage?.completion_tokens;
+  if (inputTokens === null || inputTokens === undefined || outputTokens === null || outputTokens === undefined) return null;
   const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
-  return {
-    inputTokens,
-    outputTokens: usage?.completion_tokens ?? 0,
-    cachedInputTokens: Math.min(cached, inputTokens),
-  };
+  return { inputTokens, outputTokens, cachedInputTokens: Math.min(cached, inputTokens) };
 }
 
 interface PartialToolCall {

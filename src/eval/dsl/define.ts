@@ -5,11 +5,11 @@
  * test runner, the build under the CLI) still lands in the collector the loader reads.
  */
 import type { z } from "zod";
-import type { AgentConfigSchema } from "../config/index.js";
-import { EvalDefinitionError } from "../errors/index.js";
-import type { ScriptInput } from "../contracts/index.js";
-import type { AnyTool, ToolContext } from "../tools/index.js";
-import { nearest } from "../text/index.js";
+import type { AgentConfigSchema } from "../../config/index.js";
+import { EvalDefinitionError } from "../../errors/index.js";
+import type { ScriptInput } from "../../contracts/index.js";
+import type { AnyTool, ToolContext } from "../../tools/index.js";
+import { nearest } from "../../text/index.js";
 import type { EvalContext } from "./context.js";
 
 /** An agent config as written in YAML, given inline. */
@@ -137,6 +137,11 @@ export function defineEval(spec: EvalSpec): EvalCase {
   const definition: EvalCase = Object.freeze({ ...spec, name: spec.name.trim(), file: current.file, [CASE]: true as const });
   current.cases.push(definition);
   return definition;
+}
+
+/** Where an error about the case points: its eval file, when it has one. */
+export function placeOf(spec: EvalCase): { file?: string } {
+  return spec.file ? { file: spec.file } : {};
 }
 
 export function isEvalCase(value: unknown): value is EvalCase {

@@ -9,10 +9,10 @@
 import { readdirSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { errorMessage, EvalLoadError, RetraceError } from "../errors/index.js";
-import { collectCases, type EvalCase } from "./define.js";
-import { PACKAGE_NAME } from "../package-info.js";
-import { compileTypeScript, type Compiled } from "./typescript.js";
+import { errorMessage, EvalLoadError, RetraceError } from "../../errors/index.js";
+import { PACKAGE_NAME } from "../../package-info.js";
+import { collectCases, type EvalCase } from "../dsl/index.js";
+import { compileTypeScript, type Compiled } from "./bundle.js";
 
 const EVAL_FILE = /\.eval\.(?:ts|mts|js|mjs)$/;
 const TYPESCRIPT = /\.m?ts$/;

@@ -28,7 +28,9 @@ import { isBuiltin } from "node:module";
 import { basename, dirname, join, relative as relativePath, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { BuildOptions, Message, OnResolveArgs, Plugin, PluginBuild } from "esbuild";
-import { ownPackage, PACKAGE_NAME, SELF_SPECIFIER } from "../package-info.js";
+import { init as initLexer, parse as parseModule } from "es-module-lexer";
+import { ownPackage, PACKAGE_NAME, SELF_SPECIFIER } from "../../package-info.js";
+import { registerSourceMap } from "./source-maps.js";
 
 export type Compiled = { module: string } | { error: string };
 
@@ -115,8 +117,30 @@ const COMMON = {
 
 type Esbuild = typeof import("esbuild");
 
-/** An import statement's (or a dynamic import's) string, in esbuild's output. */
-const IMPORT_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|^\s*import\s*)"((?:[^"\\\n]|\\.)*)"/gm;
+/**
+ * `text` with the specifiers of its imports (static, re-exports, and dynamic imports of a
+ * string) replaced by their targets. The lexer gives each specifier's exact place, so a string
+ * or a comment that only looks like an import stays as written.
+ */
+function rewriteSpecifiers(text: string, targets: ReadonlyMap<string, string>): string {
+  const [imports] = parseModule(text);
+  const places: { start: number; end: number; target: string }[] = [];
+  for (const entry of imports) {
+    if (entry.type === "import-meta" || entry.specifier === undefined || (entry.type === "dynamic" && entry.glob)) continue;
+    const target = targets.get(entry.specifier);
+    if (target === undefined) continue;
+    // A static specifier's place excludes its quotes; a dynamic import's argument includes them.
+    places.push(entry.type === "dynamic" ? { start: entry.start, end: entry.end, target } : { start: entry.start - 1, end: entry.end + 1, target });
+  }
+  places.sort((a, b) => a.start - b.start);
+  let out = "";
+  let last = 0;
+  for (const place of places) {
+    out += text.slice(last, place.start) + JSON.stringify(place.target);
+    last = place.end;
+  }
+  return out + text.slice(last);
+}
 
 function errorText(error: unknown): string {
   const messages = (error as { errors?: Message[] }).errors;
@@ -198,6 +222,7 @@ async function buildTogether(
     if (simple) plans.set(out, specifiers);
   }
   const resolved = await resolvePackages(api, wanted);
+  await initLexer();
   const compiled = new Map<string, string | { error: string }>();
   files.forEach((file, index) => {
     const out = outputs[index] as string;
@@ -213,10 +238,7 @@ async function buildTogether(
       }
       targets.set(specifier, target);
     }
-    compiled.set(file, text.replace(IMPORT_SPECIFIER, (whole, before: string, specifier: string) => {
-      const target = targets.get(specifier);
-      return target === undefined ? whole : `${before}${JSON.stringify(target)}`;
-    }));
+    compiled.set(file, rewriteSpecifiers(text, targets));
   });
   return compiled;
 }
@@ -244,7 +266,7 @@ export function compileTypeScript(files: readonly string[]): Compilation {
     const map = maps.get(out);
     if (map !== undefined) {
       writeFileSync(`${out}.map`, map);
-      sourceMaps.set(out, { text: map, decoded: undefined });
+      registerSourceMap(out, map);
     }
     pending.get(file)?.resolve({ module: out });
   };
@@ -289,81 +311,4 @@ export function compileTypeScript(files: readonly string[]): Compilation {
       void work.then(() => esbuild).then((api) => api.stop());
     },
   };
-}
-
-/** Source maps of the compiled eval modules, decoded on first use (only a failure needs one). */
-const sourceMaps = new Map<string, { text: string; decoded: DecodedMap | undefined }>();
-
-interface DecodedMap {
-  sources: string[];
-  /** Per generated line: segments [generated column, source index, source line, source column], by column. */
-  lines: number[][][];
-}
-
-const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-function decodeMap(text: string, mapFile: string): DecodedMap {
-  const raw = JSON.parse(text) as { sources: string[]; sourceRoot?: string; mappings: string };
-  const base = resolve(dirname(mapFile), raw.sourceRoot ?? "");
-  const sources = raw.sources.map((source) => (source.startsWith("file:") ? fileURLToPath(source) : resolve(base, source)));
-  const lines: number[][][] = [];
-  const state = [0, 0, 0, 0];
-  for (const line of raw.mappings.split(";")) {
-    const segments: number[][] = [];
-    state[0] = 0;
-    for (const segment of line.split(",")) {
-      if (!segment) continue;
-      const fields: number[] = [];
-      let value = 0;
-      let shift = 0;
-      for (const char of segment) {
-        const digit = BASE64.indexOf(char);
-        value += (digit & 31) << shift;
-        if (digit & 32) {
-          shift += 5;
-          continue;
-        }
-        fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
-        value = 0;
-        shift = 0;
-      }
-      for (let i = 0; i < Math.min(4, fields.length); i++) state[i] = (state[i] as number) + (fields[i] as number);
-      if (fields.length >= 4) segments.push([state[0] as number, state[1] as number, state[2] as number, state[3] as number]);
-    }
-    lines.push(segments);
-  }
-  return { sources, lines };
-}
-
-/**
- * Where a position in a compiled eval module (1-based line and column, as in a stack trace)
- * came from in the eval file, or undefined for any other file.
- */
-export function originalPosition(file: string, line: number, column: number): { file: string; line: number; column: number } | undefined {
-  const entry = sourceMaps.get(file.startsWith("file:") ? fileURLToPath(file) : file);
-  if (!entry) return undefined;
-  entry.decoded ??= decodeMap(entry.text, `${file}.map`);
-  let best: number[] | undefined;
-  for (const segment of entry.decoded.lines[line - 1] ?? []) {
-    if ((segment[0] as number) <= column - 1) best = segment;
-    else break;
-  }
-  const source = best ? entry.decoded.sources[best[1] as number] : undefined;
-  if (!best || source === undefined) return undefined;
-  return { file: source, line: (best[2] as number) + 1, column: (best[3] as number) + 1 };
-}
-
-/** A stack frame's "file:line:column" (a path or a file: URL), optionally in parentheses, at the end of the line. */
-const FRAME_POSITION = /\(?((?:file:\/\/)?[^()\s]+):(\d+):(\d+)\)?\s*$/;
-
-/**
- * Where a stack frame points, mapped back to the eval file's own line when the frame is in a
- * compiled eval module; undefined when the frame names no position.
- */
-export function framePosition(frame: string): { file: string; line: number; column: number } | undefined {
-  const found = FRAME_POSITION.exec(frame);
-  if (!found) return undefined;
-  const [, where, line, column] = found as unknown as [string, string, string, string];
-  const path = where.startsWith("file:") ? fileURLToPath(where) : where;
-  return originalPosition(path, Number(line), Number(column)) ?? { file: path, line: Number(line), column: Number(column) };
 }

@@ -6,7 +6,7 @@
  *   t.check(parsed, { ok: true });               // plain data: the exact scorer
  *   t.check(n, (value) => value > 3);            // a predicate: a boolean, or a score result
  */
-import type { Scorer, ScoreResult } from "../contracts/index.js";
+import type { Scorer, ScoreResult } from "../../contracts/index.js";
 
 const REF = Symbol.for("retrace.eval.scorer-ref.v1");
 

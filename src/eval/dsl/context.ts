@@ -5,27 +5,15 @@
  * sees that turn. Every assertion is a scorer underneath; `t.judge` is the one that runs at
  * once (it may call a model) and returns its result.
  */
-import { budgetsScorer } from "../../scorers/budgets.js";
-import { exactScorer } from "../../scorers/exact.js";
-import { guardrailScorer } from "../../scorers/guardrail.js";
-import { includesScorer } from "../../scorers/includes.js";
-import { noToolsScorer } from "../../scorers/no-tools.js";
-import { regexScorer } from "../../scorers/regex.js";
-// Every built-in registers itself, so `t.judge("llm-judge")` and `match.scorer("...")` find them by name.
-import { getScorer } from "../../scorers/index.js";
-import { retrievedChunkScorer } from "../../scorers/retrieved-chunk.js";
-import { runStatusScorer } from "../../scorers/run-status.js";
-import { toolBlockedScorer } from "../../scorers/tool-blocked.js";
-import { toolCalledScorer } from "../../scorers/tool-called.js";
-import { toolNotCalledScorer } from "../../scorers/tool-not-called.js";
-import { sequenceOrder, toolTrajectoryScorer, type ExpectedCall } from "../../scorers/tool-trajectory.js";
-import type { AgentRun, TurnOutcome } from "../agent/index.js";
-import { errorMessage } from "../errors/index.js";
-import type { BlockReason, RunEvent, RunStore, Usage } from "../contracts/index.js";
+import type { AgentRun, TurnOutcome } from "../../agent/index.js";
+import type { AssertionCall, AssertionSugar, CaseInfo, JudgeService, RunEvent, RunStore, RunView, Scorer, ScoreResult, ToolCallView, TurnView, Usage } from "../../contracts/index.js";
+import { errorMessage } from "../../errors/index.js";
+import { viewRun } from "../../journal/index.js";
+import { checkResult, failed, passed } from "../../scoring/index.js";
+import { brief } from "../../text/index.js";
+// The registry (every built-in registers itself on import) and the built-ins' assertion sugar.
+import { builtinAssertions, getScorer, type BuiltinAssertions } from "../../../scorers/index.js";
 import { isScorerRef, type Matcher } from "./match.js";
-import { viewRun } from "../journal/index.js";
-import { type RunView, type ToolCallView, type TurnView, type CaseInfo, type JudgeService, type Scorer, type ScoreResult } from "../contracts/index.js";
-import { checkResult, failed, passed } from "../scoring/index.js";
 
 export type Severity = "gate" | "soft";
 
@@ -87,16 +75,19 @@ const UNSETTLED = Symbol("unsettled");
 const SENDING = Symbol("sending");
 const CLOSE = Symbol("close");
 
-function brief(value: unknown, max = 60): string {
-  if (value instanceof RegExp) return String(value);
-  if (typeof value === "function") return value.name ? `${value.name}()` : "predicate";
-  try {
-    const text = JSON.stringify(value) ?? String(value);
-    return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-  } catch {
-    return String(value);
-  }
-}
+/** A `t.<method>` made from a scorer's sugar: its positional arguments, then its options with severity and label. */
+export type AssertionMethod<Sugar> =
+  Sugar extends AssertionSugar<infer Positional, infer Options> ? (...args: [...Positional, options?: AssertOptions & Options]) => void : never;
+
+/** The assertion methods a table of sugar gives `t`. */
+export type AssertionMethods<Table> = { [Method in keyof Table]: AssertionMethod<Table[Method]> };
+
+/** Any sugar, as the DSL calls it (its own types were checked where it was defined). */
+type AnySugar = { readonly scorer: string; readonly arity: number; readonly call: (positional: never, options: never) => AssertionCall };
+
+// The built-in assertions (t.calledTool, t.outputContains, ...) are methods of every t, made from the table below.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged with the class below, which installs these methods in its static block
+export interface EvalContext extends AssertionMethods<BuiltinAssertions> {}
 
 export class EvalContext {
   readonly #host: CaseHost;
@@ -189,140 +180,16 @@ export class EvalContext {
 
   // ---- assertions over the log -------------------------------------------------------------
 
-  /** The tool ran to completion at least once (a blocked or failed call does not count). */
-  calledTool(name: string, options: AssertOptions & { times?: number } = {}): void {
-    this.#record("calledTool", `calledTool(${brief(name)})`, toolCalledScorer, options, {
-      tool: name,
-      ...(options.times !== undefined ? { times: options.times } : {}),
-    });
-  }
-
-  /** The tool ran to completion with arguments matching `args` (a subset, or exactly with `strict`). */
-  calledToolWith(name: string, args: Record<string, unknown>, options: AssertOptions & { strict?: boolean; times?: number } = {}): void {
-    this.#record("calledToolWith", `calledToolWith(${brief(name)}, ${brief(args)})`, toolCalledScorer, options, {
-      tool: name,
-      args,
-      argsMatch: options.strict ? "strict" : "partial",
-      ...(options.times !== undefined ? { times: options.times } : {}),
-    });
-  }
-
-  notCalledTool(name: string, options: AssertOptions = {}): void {
-    this.#record("notCalledTool", `notCalledTool(${brief(name)})`, toolNotCalledScorer, options, { tool: name });
-  }
-
-  /** Governance stopped a call of the tool before it ran (optionally for a given reason). */
-  toolWasBlocked(name: string, options: AssertOptions & { reason?: BlockReason } = {}): void {
-    this.#record(
-      "toolWasBlocked",
-      `toolWasBlocked(${brief(name)}${options.reason ? `, ${options.reason}` : ""})`,
-      toolBlockedScorer,
-      options,
-      { tool: name, ...(options.reason ? { reason: options.reason } : {}) },
-    );
-  }
-
-  /**
-   * The finished calls, as a trajectory. Default: exactly these, in this order. `allowExtra`
-   * lets other calls in between (ordered) or besides (unordered); `args` compares arguments
-   * where an entry gives them ("partial" by default).
-   */
-  toolSequence(
-    calls: readonly ExpectedCall[],
-    options: AssertOptions & { ordered?: boolean; allowExtra?: boolean; args?: "strict" | "partial" | "ignore" } = {},
-  ): void {
-    const ordered = options.ordered ?? true;
-    const allowExtra = options.allowExtra ?? false;
-    this.#record(
-      "toolSequence",
-      `toolSequence([${calls.map((call) => (typeof call === "string" ? call : call.name)).join(", ")}]${ordered ? "" : ", unordered"}${allowExtra ? ", allowExtra" : ""})`,
-      toolTrajectoryScorer,
-      options,
-      { order: sequenceOrder(ordered, allowExtra), allowExtra, args: options.args ?? "partial" },
-      calls,
-    );
-  }
-
-  /** The model asked for no tool at all. */
-  usedNoTools(options: AssertOptions = {}): void {
-    this.#record("usedNoTools", "usedNoTools()", noToolsScorer, options, {});
-  }
-
-  completed(options: AssertOptions = {}): void {
-    this.#record("completed", "completed()", runStatusScorer, options, { status: "completed" });
-  }
-
-  /** The last turn failed (optionally with an error code such as max_steps or provider_rate_limited). */
-  failed(options: AssertOptions & { code?: string } = {}): void {
-    this.#record("failed", `failed(${options.code ? brief(options.code) : ""})`, runStatusScorer, options, {
-      status: "failed",
-      ...(options.code ? { code: options.code } : {}),
-    });
-  }
-
-  /** A retrieval returned a chunk containing `text` (or matching id / source / rank). */
-  retrievedChunk(match: string | { text?: string; id?: string; source?: string; maxRank?: number }, options: AssertOptions & { caseSensitive?: boolean } = {}): void {
-    const wanted = typeof match === "string" ? { text: match } : match;
-    this.#record("retrievedChunk", `retrievedChunk(${brief(match)})`, retrievedChunkScorer, options, {
-      ...wanted,
-      ...(options.caseSensitive !== undefined ? { caseSensitive: options.caseSensitive } : {}),
-    });
-  }
-
-  /** A guardrail blocked (input or output, optionally a given rule). */
-  blocked(options: AssertOptions & { rule?: string; direction?: "input" | "output" } = {}): void {
-    this.#record("blocked", `blocked(${options.rule ? brief(options.rule) : ""})`, guardrailScorer, options, {
-      action: "block",
-      ...(options.rule ? { rule: options.rule } : {}),
-      ...(options.direction ? { direction: options.direction } : {}),
-    });
-  }
-
-  /** A guardrail warned. */
-  warned(options: AssertOptions & { rule?: string; direction?: "input" | "output" } = {}): void {
-    this.#record("warned", `warned(${options.rule ? brief(options.rule) : ""})`, guardrailScorer, options, {
-      action: "warn",
-      ...(options.rule ? { rule: options.rule } : {}),
-      ...(options.direction ? { direction: options.direction } : {}),
-    });
-  }
-
-  /** The final output contains the text (every one, for an array). */
-  outputContains(text: string | readonly string[], options: AssertOptions & { caseSensitive?: boolean } = {}): void {
-    this.#record("outputContains", `outputContains(${brief(text)})`, includesScorer, options, {
-      ...(options.caseSensitive !== undefined ? { caseSensitive: options.caseSensitive } : {}),
-    }, text);
-  }
-
-  outputMatches(pattern: RegExp, options: AssertOptions = {}): void {
-    this.#record("outputMatches", `outputMatches(${String(pattern)})`, regexScorer, options, {}, pattern);
-  }
-
-  /** At most `limit` model steps over the run. */
-  maxSteps(limit: number, options: AssertOptions = {}): void {
-    this.#record("maxSteps", `maxSteps(${limit})`, budgetsScorer, options, { maxSteps: limit });
-  }
-
-  /** At most `limit` tokens (input + output) over the run. */
-  maxTokens(limit: number, options: AssertOptions = {}): void {
-    this.#record("maxTokens", `maxTokens(${limit})`, budgetsScorer, options, { maxTokens: limit });
-  }
-
-  /** At most `limit` US dollars; skipped (not passed) when the model has no price. */
-  maxCost(limit: number, options: AssertOptions = {}): void {
-    this.#record("maxCost", `maxCost(${limit})`, budgetsScorer, options, { maxCost: limit });
-  }
-
   /** Checks any value: `match.numeric(4)`, a RegExp, a predicate, or plain data (exact equality). */
   check(value: unknown, matcher: Matcher, options: AssertOptions = {}): void {
     if (isScorerRef(matcher)) {
       this.#record("check", `check(${brief(value)}, ${matcher.label})`, matcher.scorer, options, matcher.options, matcher.expected, value);
     } else if (matcher instanceof RegExp) {
-      this.#record("check", `check(${brief(value)}, ${String(matcher)})`, regexScorer, options, {}, matcher, value);
+      this.#record("check", `check(${brief(value)}, ${String(matcher)})`, "regex", options, {}, matcher, value);
     } else if (typeof matcher === "function") {
       this.#record("check", `check(${brief(value)}, ${brief(matcher)})`, predicateScorer(matcher), options, {}, undefined, value);
     } else {
-      this.#record("check", `check(${brief(value)}, ${brief(matcher)})`, exactScorer, options, {}, matcher, value);
+      this.#record("check", `check(${brief(value)}, ${brief(matcher)})`, "exact", options, {}, matcher, value);
     }
   }
 
@@ -347,6 +214,21 @@ export class EvalContext {
     entry.pending = this.#score(entry);
     entry.result = await entry.pending;
     return entry.result;
+  }
+
+  static {
+    for (const [method, sugar] of Object.entries(builtinAssertions) as [string, AnySugar][]) {
+      // A scorer's sugar adds methods; it never replaces one of t's own (send, check, judge, ...).
+      if (method in EvalContext.prototype) throw new Error(`internal: the assertion t.${method} would replace a method of t`);
+      const assertion = {
+        [method](this: EvalContext, ...args: unknown[]): void {
+          const options = (args[sugar.arity] ?? {}) as AssertOptions;
+          const call = sugar.call(args.slice(0, sugar.arity) as never, options as never);
+          this.#record(method, call.label, sugar.scorer, options, call.options, call.expected);
+        },
+      }[method];
+      Object.defineProperty(EvalContext.prototype, method, { value: assertion, writable: true, configurable: true });
+    }
   }
 
   // ---- evaluation (by the runner) ----------------------------------------------------------

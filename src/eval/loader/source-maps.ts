@@ -1,0 +1,46 @@
+/**
+ * The source maps of the compiled eval modules, kept in memory (the temp folder they were
+ * written to is gone once the files are imported) and decoded only when a frame needs mapping:
+ * a run that throws nothing never parses one.
+ */
+import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
+import { resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** Source maps of the compiled eval modules, decoded on first use (only a failure needs one). */
+const sourceMaps = new Map<string, { text: string; decoded: TraceMap | undefined }>();
+
+/** Keeps the map of the compiled module at `file` (an absolute path). */
+export function registerSourceMap(file: string, text: string): void {
+  sourceMaps.set(file, { text, decoded: undefined });
+}
+
+/**
+ * Where a position in a compiled eval module (1-based line and column, as in a stack trace)
+ * came from in the eval file, or undefined for any other file.
+ */
+export function originalPosition(file: string, line: number, column: number): { file: string; line: number; column: number } | undefined {
+  const path = file.startsWith("file:") ? fileURLToPath(file) : file;
+  const entry = sourceMaps.get(path);
+  if (!entry) return undefined;
+  entry.decoded ??= new TraceMap(entry.text, pathToFileURL(`${path}.map`).href);
+  // The segment at or before the column on that line (trace-mapping's default bias).
+  const found = originalPositionFor(entry.decoded, { line, column: column - 1 });
+  if (found.source === null || found.line === null || found.column === null) return undefined;
+  return { file: found.source.startsWith("file:") ? fileURLToPath(found.source) : resolve(found.source), line: found.line, column: found.column + 1 };
+}
+
+/** A stack frame's "file:line:column" (a path or a file: URL), optionally in parentheses, at the end of the line. */
+const FRAME_POSITION = /\(?((?:file:\/\/)?[^()\s]+):(\d+):(\d+)\)?\s*$/;
+
+/**
+ * Where a stack frame points, mapped back to the eval file's own line when the frame is in a
+ * compiled eval module; undefined when the frame names no position.
+ */
+export function framePosition(frame: string): { file: string; line: number; column: number } | undefined {
+  const found = FRAME_POSITION.exec(frame);
+  if (!found) return undefined;
+  const [, where, line, column] = found as unknown as [string, string, string, string];
+  const path = where.startsWith("file:") ? fileURLToPath(where) : where;
+  return originalPosition(path, Number(line), Number(column)) ?? { file: path, line: Number(line), column: Number(column) };
+}

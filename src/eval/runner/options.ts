@@ -1,0 +1,45 @@
+/** What the runner is asked to run, and how. */
+import type { RunContext } from "../../context/index.js";
+import type { RunStore } from "../../contracts/index.js";
+import type { NetworkGuard, SuiteScope } from "../../sandbox/index.js";
+import type { CaseResult } from "../report/index.js";
+import type { EvalCase } from "../dsl/index.js";
+import type { EvalMode } from "./setup.js";
+
+/** A case picked to run, with the id reports know it by. */
+export interface PlannedCase {
+  /** `<file> > <name>`. */
+  id: string;
+  /** The eval file as reports show it (relative to the working directory). */
+  file: string;
+  case: EvalCase;
+}
+
+export interface RunCasesOptions {
+  mode: EvalMode;
+  /** Cases in flight at once. Default: see defaultConcurrency. */
+  concurrency?: number;
+  /** For cases that set no timeout. Default 30 s. */
+  timeoutMs?: number;
+  /** Runs of each case. Default 1. */
+  repeat?: number;
+  /** Stop starting cases after this many failed. 0 (default): never. */
+  bail?: number;
+  /** For cases that set no threshold. Default 0. */
+  threshold?: number;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Where --live runs are kept (e.g. the SQLite store); --mock always uses a memory store per case. */
+  store?: RunStore;
+  /** The run context for --live runs (wall clock, random ids). Default: the system's. */
+  liveContext?: () => RunContext;
+  onCaseDone?: (result: CaseResult, done: number, total: number) => void;
+  /** Under --mock: a guard already installed by the caller (the suite, which also guards loading). */
+  guard?: NetworkGuard;
+  /**
+   * The suite's scope, where what happens outside every case is recorded (network attempts,
+   * uncaught errors). Default: the guard's, or a new one.
+   */
+  scope?: SuiteScope;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;

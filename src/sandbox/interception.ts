@@ -1,0 +1,110 @@
+/**
+ * The process's one HTTP interception layer, on @mswjs/interceptors: `http`/`https` requests
+ * (ClientRequest), `fetch`, and XMLHttpRequest where the runtime has one, seen as one Fetch
+ * `Request` each. Whatever needs to see or answer HTTP — the --mock network guard today,
+ * cassettes next — registers here, so two features never patch the same globals in an order
+ * that decides which one wins.
+ *
+ * A request is offered to the handlers in the order they were added; the first to respond or
+ * error it settles it. A request no handler settled goes to the "unhandled" policies: the first
+ * to return an error refuses it with that error. With neither, it goes to the network as usual.
+ *
+ * The interceptors are applied while anything is registered, and removed with the last. The
+ * state lives on globalThis, so two copies of Retrace in one process (the source under a test
+ * runner, the build under the CLI) share one layer instead of stacking two.
+ */
+import { createRequire } from "node:module";
+import type * as Interceptors from "@mswjs/interceptors";
+import type * as ClientRequest from "@mswjs/interceptors/ClientRequest";
+import type * as Fetch from "@mswjs/interceptors/fetch";
+import type * as XMLHttpRequest from "@mswjs/interceptors/XMLHttpRequest";
+
+/** What a handler may do with a request: answer it, or fail it with an error. */
+export interface HttpControl {
+  respondWith(response: Response): void;
+  errorWith(error: Error): void;
+}
+
+/** Sees an intercepted request; settles it through `control`, or leaves it to the next. */
+export type HttpHandler = (request: Request, control: HttpControl) => void | Promise<void>;
+
+/** For a request no handler settled: an error refuses it; undefined lets the next policy (or the network) have it. */
+export type UnhandledPolicy = (request: Request) => Error | undefined;
+
+interface Layer {
+  handlers: HttpHandler[];
+  policies: UnhandledPolicy[];
+  interceptor: Interceptors.BatchInterceptor<Interceptors.Interceptor<Interceptors.HttpRequestEventMap>[]> | undefined;
+}
+
+const KEY = Symbol.for("retrace.sandbox.interception.v1");
+
+function layer(): Layer {
+  const holder = globalThis as { [KEY]?: Layer };
+  holder[KEY] ??= { handlers: [], policies: [], interceptor: undefined };
+  return holder[KEY];
+}
+
+// Loaded on first use, synchronously (a guard is installed in a synchronous call): commands
+// that never intercept do not pay for the library's import.
+const load = createRequire(import.meta.url);
+
+function applyInterceptors(state: Layer): void {
+  const { BatchInterceptor, RequestController } = load("@mswjs/interceptors") as typeof Interceptors;
+  const { ClientRequestInterceptor } = load("@mswjs/interceptors/ClientRequest") as typeof ClientRequest;
+  const { FetchInterceptor } = load("@mswjs/interceptors/fetch") as typeof Fetch;
+  const { XMLHttpRequestInterceptor } = load("@mswjs/interceptors/XMLHttpRequest") as typeof XMLHttpRequest;
+  const interceptor = new BatchInterceptor({
+    name: "retrace-interception",
+    interceptors: [new ClientRequestInterceptor(), new FetchInterceptor(), new XMLHttpRequestInterceptor()],
+  });
+  interceptor.on("request", async ({ request, controller }) => {
+    const settled = (): boolean => controller.readyState !== RequestController.PENDING;
+    for (const handler of [...state.handlers]) {
+      try {
+        await handler(request, controller);
+      } catch (error) {
+        // A handler that breaks fails the request; the library would otherwise answer it with a made-up 500.
+        if (!settled()) controller.errorWith(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      if (settled()) return;
+    }
+    for (const policy of state.policies) {
+      const refusal = policy(request);
+      if (refusal) return controller.errorWith(refusal);
+    }
+  });
+  interceptor.apply();
+  state.interceptor = interceptor;
+}
+
+function release(state: Layer): void {
+  if (state.handlers.length > 0 || state.policies.length > 0) return;
+  state.interceptor?.dispose();
+  state.interceptor = undefined;
+}
+
+function register<T>(list: (state: Layer) => T[], entry: T): () => void {
+  const state = layer();
+  list(state).push(entry);
+  if (!state.interceptor) applyInterceptors(state);
+  let removed = false;
+  return () => {
+    if (removed) return;
+    removed = true;
+    const entries = list(state);
+    entries.splice(entries.indexOf(entry), 1);
+    release(state);
+  };
+}
+
+/** Adds a handler (e.g. a cassette that replays recorded responses); returns its removal. */
+export function addHttpHandler(handler: HttpHandler): () => void {
+  return register((state) => state.handlers, handler);
+}
+
+/** Adds a policy for requests no handler settled (e.g. --mock's refusal); returns its removal. */
+export function addUnhandledPolicy(policy: UnhandledPolicy): () => void {
+  return register((state) => state.policies, policy);
+}
