@@ -129,6 +129,7 @@ function withCall(state: RunState, event: { callId: string; name: string }, chan
       rawArgs: undefined,
       step: 0,
       turn: 0,
+      // Stryker disable next-line StringLiteral: equivalent, every settle passes a status in `change`, which overrides this one
       status: "pending",
       result: undefined,
       error: undefined,
@@ -296,6 +297,7 @@ function apply(previous: RunState, event: RunEvent): RunState {
       const open =
         current && (current.status === "running" || current.status === "waiting")
           ? state
+          // Stryker disable next-line StringLiteral: equivalent for the status, which the outcome sets on the next line
           : { ...state, turnViews: [...state.turnViews, { index: state.turnViews.length + 1, input: "", status: "running" as const, output: "", error: undefined, steps: 0 }] };
       return {
         ...withTurn(open, { status: event.status, output: event.output, error: event.error }),

@@ -94,6 +94,9 @@ describe("summarize", () => {
         expect(full && { ...full, events: 0, updatedAt: "" }).toEqual(fromLifecycle && { ...fromLifecycle, events: 0, updatedAt: "" });
         expect(full?.events).toBe(events.length);
         expect(full?.updatedAt).toBe(events[events.length - 1]?.at);
+        // Alone, it gives the seq and time of the last lifecycle event.
+        const lastLifecycle = [...events].reverse().find((event) => SUMMARY_EVENT_TYPES.has(event.type));
+        expect([fromLifecycle?.events, fromLifecycle?.updatedAt]).toEqual([lastLifecycle?.seq, lastLifecycle?.at]);
       }),
     );
   });
