@@ -26,6 +26,7 @@ const EVENT_WORDS: ReadonlySet<string> = new Set([
   "output",
   "block",
   "warn",
+  // Stryker disable next-line StringLiteral: equivalent, "redact" is inside the marker, so it is never searched for, and no pattern matches it
   "redact",
   "approval",
   "child_waiting",

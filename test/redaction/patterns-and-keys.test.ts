@@ -43,6 +43,8 @@ describe("SECRET_PATTERNS", () => {
     expect(redactText(block(""))).toBe(REDACTION);
     expect(redactText(block("RSA "))).toBe(REDACTION);
     expect(redactText(block("OPENSSH "))).toBe(REDACTION);
+    const encrypted = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----";
+    expect(redactText(encrypted)).toBe(REDACTION);
     expect(redactText(`first ${block("")} between ${block("EC ")} after`)).toBe(`first ${REDACTION} between ${REDACTION} after`);
     expect(redactText("-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----")).toBe("-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----");
   });
@@ -215,9 +217,9 @@ describe("redactSecrets", () => {
     const key = fc.stringMatching(/^[a-z]{1,8}$/).filter((name) => !/token|secret|password|passwd|authorization|credential|apikey|privatekey/.test(name));
     fc.assert(
       fc.property(fc.jsonValue(), fc.dictionary(key, fc.jsonValue()), (value, record) => {
-        fc.pre(!/token|secret|password|passwd|authorization|credential|api[_-]?key|private[_-]?key/i.test(JSON.stringify(value)));
+        fc.pre(!/token|secret|password|passwd|authorization|credential|api[_-]?key|private[_-]?key/i.test(JSON.stringify([value, record])));
         // A "__proto__" key is lost in the copy today (it sets the copy's prototype): left to the redaction rework.
-        fc.pre(!JSON.stringify(value).includes('"__proto__"'));
+        fc.pre(!JSON.stringify([value, record]).includes('"__proto__"'));
         expect(redactSecrets(value)).toEqual(value);
         expect(redactSecrets(record)).toEqual(record);
       }),
