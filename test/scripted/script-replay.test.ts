@@ -15,6 +15,8 @@ const request = (messages: Message[]): LlmRequest => ({ model: "scripted", messa
 interface Turn {
   faults: number;
   answered: boolean;
+  /** The turn first asks for a tool, whose result comes back before its faults and answer. */
+  toolStep?: boolean;
 }
 
 const fault = (turn: number, attempt: number): ResponseEntry => ({ error: { status: 500, message: `fault ${turn}.${attempt}` } });
@@ -23,6 +25,7 @@ const fault = (turn: number, attempt: number): ResponseEntry => ({ error: { stat
 function scriptFor(turns: readonly Turn[], extra: ResponseEntry[] = []): ResponseEntry[] {
   return [
     ...turns.flatMap((turn, index) => [
+      ...(turn.toolStep ? [{ text: `tool ${index + 1}`, tool_calls: [{ name: "lookup", arguments: {} }] }] : []),
       ...Array.from({ length: turn.faults }, (_, attempt) => fault(index + 1, attempt + 1)),
       ...(turn.answered ? [{ text: `answer ${index + 1}` }] : []),
     ]),
@@ -42,6 +45,14 @@ async function play(turns: readonly Turn[], responses: ResponseEntry[] | ScriptI
   let callIndex = 0;
   for (const [index, turn] of turns.entries()) {
     messages.push({ role: "user", content: `turn ${index + 1}` });
+    if (turn.toolStep) {
+      const model = freshModelPerCall ? new ScriptedModel(script) : shared;
+      const response = await model.generate(request([...messages]), { callIndex, attempt: 1 });
+      callIndex++;
+      got.push(response.text);
+      messages.push({ role: "assistant", content: response.text, toolCalls: response.toolCalls });
+      for (const call of response.toolCalls) messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: "found", isError: false });
+    }
     const attempts = turn.faults + (turn.answered ? 1 : 0);
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const model = freshModelPerCall ? new ScriptedModel(script) : shared;
@@ -62,6 +73,7 @@ async function play(turns: readonly Turn[], responses: ResponseEntry[] | ScriptI
 
 const expectedCalls = (turns: readonly Turn[]) =>
   turns.flatMap((turn, index) => [
+    ...(turn.toolStep ? [`tool ${index + 1}`] : []),
     ...Array.from({ length: turn.faults }, (_, attempt) => `fault ${index + 1}.${attempt + 1}`),
     ...(turn.answered ? [`answer ${index + 1}`] : []),
   ]);
@@ -81,6 +93,22 @@ describe("ScriptedModel replays its script over the conversation", () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("gives every call its entry when turns take a tool step first, failed turns included", async () => {
+    const withTool = fc.tuple(turnArb, fc.boolean()).map(([turn, toolStep]) => ({ ...turn, toolStep }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(withTool, { minLength: 1, maxLength: 5 }), async (turns) => {
+        expect(await play(turns, scriptFor(turns))).toEqual(expectedCalls(turns));
+      }),
+      { numRuns: 150 },
+    );
+    // Issue 9's case: [tool_call, 500, 500, 500, answer] with the turn failing after its tool step.
+    const failedAfterTool = [
+      { faults: 3, answered: false, toolStep: true },
+      { faults: 0, answered: true },
+    ];
+    expect(await play(failedAfterTool, scriptFor(failedAfterTool))).toEqual(["tool 1", "fault 1.1", "fault 1.2", "fault 1.3", "answer 2"]);
   });
 
   it("gives every call the entry written for it when the script is rules keyed on the question", async () => {

@@ -307,3 +307,49 @@ describe("a script file or object that is not valid", () => {
     expect(new ScriptedModel({ rules: [{ when: { step: 1 }, respond: { text: "x" } }] }).script.responses).toEqual([]);
   });
 });
+
+describe("responses a run left unused", () => {
+  const long = "x".repeat(41);
+  const script = {
+    responses: [
+      { text: "first" },
+      { text: long },
+      { tool_calls: [{ name: "search" }, { name: "read" }] },
+      { text: "with a call", tool_calls: [{ name: "write" }] },
+      { error: { kind: "timeout" as const } },
+      { error: { status: 503 } },
+      { error: {} },
+    ],
+  };
+
+  it("are listed in order with a preview of each", async () => {
+    const model = new ScriptedModel(script);
+    await model.generate(user("x"), first);
+    expect(model.unused()).toEqual([
+      { index: 1, preview: `text "${"x".repeat(37)}..."` },
+      { index: 2, preview: "calls search, read" },
+      { index: 3, preview: 'text "with a call", calls write' },
+      { index: 4, preview: "error timeout" },
+      { index: 5, preview: "error 503" },
+      { index: 6, preview: "error server" },
+    ]);
+    expect(new ScriptedModel({ responses: [{ text: "x".repeat(40) }] }).unused()).toEqual([{ index: 0, preview: `text "${"x".repeat(40)}"` }]);
+  });
+
+  it("fail the case naming the first three and how many more, unless the script allows them", async () => {
+    const model = new ScriptedModel(script, "mocks/agent.yaml");
+    await model.generate(user("x"), first);
+    expect(model.unusedProblem()).toBe(
+      `the mock script mocks/agent.yaml has 6 unused response(s): #2 text "${"x".repeat(37)}..."; #3 calls search, read; #4 text "with a call", calls write; and 3 more; ` +
+        "the agent stopped before the script expected (set allow_unused: true in the script if they are spare on purpose)",
+    );
+    const three = new ScriptedModel({ responses: [{ text: "a" }, { text: "b" }, { text: "c" }] });
+    expect(three.unusedProblem()).toBe(
+      'the mock script has 3 unused response(s): #1 text "a"; #2 text "b"; #3 text "c"; the agent stopped before the script expected (set allow_unused: true in the script if they are spare on purpose)',
+    );
+    expect(new ScriptedModel({ ...script, allow_unused: true }).unusedProblem()).toBeUndefined();
+    const used = new ScriptedModel({ responses: [{ text: "only" }] });
+    await used.generate(user("x"), first);
+    expect(used.unusedProblem()).toBeUndefined();
+  });
+});

@@ -125,6 +125,7 @@ export class ScriptedModel implements LanguageModel {
    * calls each failed turn made.
    */
   #positionFor(request: LlmRequest, priorCalls: number): Position {
+    // Stryker disable next-line ArrowFunction: equivalent, #next reads a missing use count as 0
     const position: Position = { cursor: 0, ruleUses: this.script.rules.map(() => 0), consumed: 0 };
     const { messages } = request;
     let answersLeft = messages.filter((message) => message.role === "assistant").length;
@@ -158,6 +159,7 @@ export class ScriptedModel implements LanguageModel {
     return new ProviderError(kind, error.message, {
       provider: this.provider,
       status: error.status ?? STATUS_BY_KIND[kind],
+      // Stryker disable next-line ConditionalExpression: equivalent, ProviderError stores an absent and an undefined retryAfterMs alike
       ...(error.retry_after_ms !== undefined ? { retryAfterMs: error.retry_after_ms } : {}),
     });
   }
@@ -169,7 +171,7 @@ export class ScriptedModel implements LanguageModel {
   #next(position: Position, request: LlmRequest): ResponseEntry | undefined {
     for (const [index, rule] of this.script.rules.entries()) {
       const uses = position.ruleUses[index] ?? 0;
-      if (rule.times !== undefined && uses >= rule.times) continue;
+      if (uses >= (rule.times ?? Number.POSITIVE_INFINITY)) continue;
       if (!matches(rule.when, request)) continue;
       position.ruleUses[index] = uses + 1;
       position.consumed++;
