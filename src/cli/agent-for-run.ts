@@ -3,6 +3,7 @@ import { agentDigest, isSubAgent, subAgentDefinition, type AgentDefinition } fro
 import { buildAgent, loadConfig, type BuildOptions } from "../config/index.js";
 import { RunError, UsageError } from "../errors/index.js";
 import type { EventOf, RunStore } from "../contracts/index.js";
+import { resolveRecorded } from "./recorded-paths.js";
 
 export interface RebuiltAgent {
   agent: AgentDefinition;
@@ -11,9 +12,9 @@ export interface RebuiltAgent {
   changed: boolean;
 }
 
-function startOf(store: RunStore, runId: string): EventOf<"run.started"> {
+function startOf(store: RunStore & { path?: string }, runId: string): EventOf<"run.started"> {
   const first = store.read(runId, 1, 1)[0];
-  if (!first) throw new RunError("run_not_found", "no such run in this store", { runId });
+  if (!first) throw new RunError("run_not_found", `no such run in ${store.path ?? "this store"}`, { runId });
   if (first.type !== "run.started") throw new RunError("run_corrupt", `the run's first event is ${first.type}, not run.started`, { runId, seq: 1 });
   return first;
 }
@@ -23,7 +24,7 @@ function startOf(store: RunStore, runId: string): EventOf<"run.started"> {
  * given explicitly; a child run's agent is found through its parent's sub-agent tool.
  */
 export async function agentForRun(
-  store: RunStore,
+  store: RunStore & { path: string },
   runId: string,
   options: { cwd: string; config?: string; mock?: string; build: BuildOptions },
 ): Promise<RebuiltAgent> {
@@ -38,11 +39,18 @@ export async function agentForRun(
     }
     agent = subAgentDefinition(tool);
   } else {
-    const config = options.config ?? started.source?.config;
+    // Given on the command line: relative to the cwd. Recorded: relative to the store.
+    const recorded = (what: "config" | "mock") => {
+      const given = options[what];
+      if (given !== undefined) return resolve(options.cwd, given);
+      const path = started.source?.[what];
+      return path === undefined ? undefined : resolveRecorded(store.path, options.cwd, path, what, runId);
+    };
+    const config = recorded("config");
     if (config === undefined) throw new UsageError(`run ${runId} does not record its config file; pass --config <agent.yaml>`);
-    const mock = options.mock ?? started.source?.mock;
-    const loaded = loadConfig(resolve(options.cwd, config), options.build.env);
-    agent = await buildAgent(loaded, { ...options.build, ...(mock ? { mock: resolve(options.cwd, mock) } : {}) });
+    const mock = recorded("mock");
+    const loaded = loadConfig(config, options.build.env);
+    agent = await buildAgent(loaded, { ...options.build, ...(mock ? { mock } : {}) });
   }
   return { agent, started, changed: agentDigest(agent) !== started.agent.digest };
 }

@@ -1,27 +1,36 @@
 import { RetraceError } from "../errors/index.js";
-import { approveCommand, approveHelp } from "./commands/approve.js";
-import { resumeCommand, resumeHelp } from "./commands/resume.js";
-import { runCommand, runHelp } from "./commands/run.js";
-import { runsCommand, runsHelp } from "./commands/runs.js";
-import { traceCommand, traceHelp } from "./commands/trace.js";
-import { evalTestCommand, evalTestHelp } from "./commands/eval-test.js";
-import { initCommand, initHelp } from "./commands/init.js";
-import { mergeReportsCommand, mergeReportsHelp } from "./commands/merge-reports.js";
+import { nearest } from "../text/index.js";
 import { ExitCode } from "./exit-codes.js";
 import { processIO, type CliIO } from "./io.js";
 
-type Command = { run(argv: string[], io: CliIO): Promise<ExitCode> | ExitCode; help: string; summary: string };
+interface CommandModule {
+  run(argv: string[], io: CliIO): Promise<ExitCode> | ExitCode;
+  help: string;
+}
+type Command = { load: () => Promise<CommandModule>; summary: string };
+
+// Each command's module (and what it pulls in: SQLite, esbuild, the eval runner) is loaded only
+// when that command runs, so `retrace runs` does not pay for `eval-test` at every start.
+const lazy =
+  <M>(load: () => Promise<M>, pick: (module: M) => CommandModule) =>
+  async (): Promise<CommandModule> =>
+    pick(await load());
+
+const evalTest = lazy(() => import("./commands/eval-test.js"), (m) => ({ run: m.evalTestCommand, help: m.evalTestHelp }));
 
 const commands: Record<string, Command> = {
-  run: { run: runCommand, help: runHelp, summary: "run an agent on one message" },
-  runs: { run: runsCommand, help: runsHelp, summary: "list recorded runs" },
-  trace: { run: traceCommand, help: traceHelp, summary: "print a run's timeline (or its raw events)" },
-  "eval-test": { run: evalTestCommand, help: evalTestHelp, summary: "run eval cases (--mock: no key, no network)" },
-  eval: { run: evalTestCommand, help: evalTestHelp, summary: "alias of eval-test" },
-  "merge-reports": { run: mergeReportsCommand, help: mergeReportsHelp, summary: "merge the JSON reports of sharded eval runs" },
-  init: { run: initCommand, help: initHelp, summary: "scaffold an agent, a mock script and passing evals" },
-  approve: { run: approveCommand, help: approveHelp, summary: "approve or deny a call a run waits on" },
-  resume: { run: resumeCommand, help: resumeHelp, summary: "continue a paused run where it stopped" },
+  run: { load: lazy(() => import("./commands/run.js"), (m) => ({ run: m.runCommand, help: m.runHelp })), summary: "run an agent on one message" },
+  runs: { load: lazy(() => import("./commands/runs.js"), (m) => ({ run: m.runsCommand, help: m.runsHelp })), summary: "list recorded runs" },
+  trace: { load: lazy(() => import("./commands/trace.js"), (m) => ({ run: m.traceCommand, help: m.traceHelp })), summary: "print a run's timeline (or its raw events)" },
+  "eval-test": { load: evalTest, summary: "run eval cases (--mock: no key, no network)" },
+  eval: { load: evalTest, summary: "alias of eval-test" },
+  "merge-reports": {
+    load: lazy(() => import("./commands/merge-reports.js"), (m) => ({ run: m.mergeReportsCommand, help: m.mergeReportsHelp })),
+    summary: "merge the JSON reports of sharded eval runs",
+  },
+  init: { load: lazy(() => import("./commands/init.js"), (m) => ({ run: m.initCommand, help: m.initHelp })), summary: "scaffold an agent, a mock script and passing evals" },
+  approve: { load: lazy(() => import("./commands/approve.js"), (m) => ({ run: m.approveCommand, help: m.approveHelp })), summary: "approve or deny a call a run waits on" },
+  resume: { load: lazy(() => import("./commands/resume.js"), (m) => ({ run: m.resumeCommand, help: m.resumeHelp })), summary: "continue a paused run where it stopped" },
 };
 
 function usage(): string {
@@ -51,11 +60,13 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     io.stdout(`${pkg.version}\n`);
     return ExitCode.ok;
   }
-  const command = commands[name];
-  if (!command) {
-    io.stderr(`unknown command "${name}"\n\n${usage()}`);
+  const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!entry) {
+    const suggestion = nearest(name, Object.keys(commands));
+    io.stderr(`unknown command "${name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}\n\n${usage()}`);
     return ExitCode.usage;
   }
+  const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
     io.stdout(command.help);
     return ExitCode.ok;

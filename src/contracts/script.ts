@@ -62,16 +62,21 @@ export const RuleSchema = z.strictObject({
 });
 export type Rule = z.infer<typeof RuleSchema>;
 
-export const ScriptSchema = z
-  .strictObject({
-    model: z.string().default("scripted"),
-    /** Answered in order, one per model call, after rules that match. */
-    responses: z.array(ResponseEntrySchema).default([]),
-    /** Checked first, in order; the first whose `when` holds answers. */
-    rules: z.array(RuleSchema).default([]),
-  })
-  .refine((script) => script.responses.length > 0 || script.rules.length > 0, {
-    message: "a script needs responses or rules",
-  });
+/**
+ * A script with no responses and no rules is valid: it says the model must not be called
+ * (a case that expects an input guardrail to stop the turn), and any call fails loudly.
+ */
+export const ScriptSchema = z.strictObject({
+  model: z.string().default("scripted"),
+  /** Answered in order, one per model call, after rules that match. */
+  responses: z.array(ResponseEntrySchema).default([]),
+  /** Checked first, in order; the first whose `when` holds answers. */
+  rules: z.array(RuleSchema).default([]),
+  /**
+   * Responses the run never reached are an error by default (the agent stopped before the
+   * script expected); true says the script holds spare responses on purpose.
+   */
+  allow_unused: z.boolean().default(false),
+});
 export type Script = z.infer<typeof ScriptSchema>;
 export type ScriptInput = z.input<typeof ScriptSchema>;

@@ -75,7 +75,7 @@ export class SeqConflictError extends RetraceError {
 }
 
 export class StoreError extends RetraceError {
-  constructor(code: "store_version" | "store_corrupt" | "store_open" | "run_not_found", message: string, place: ErrorPlace = {}) {
+  constructor(code: "store_version" | "store_corrupt" | "store_open" | "store_foreign" | "run_not_found", message: string, place: ErrorPlace = {}) {
     super(code, message, place);
   }
 }

@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { SqliteRunStore } from "../../src/store/index.js";
 import { tempDir } from "../helpers.js";
-import { retrace } from "./run-cli.js";
+import { processes, retrace } from "./run-cli.js";
 
 const hello = ["examples/hello/agent.yaml", "-m", "What is 2 + 2?", "--mock", "examples/hello/mock.yaml"];
 
@@ -37,7 +38,7 @@ describe("retrace CLI", () => {
     const lines = raw.stdout.trimEnd().split("\n");
     expect(lines.map((line) => (JSON.parse(line) as { seq: number }).seq)).toEqual(lines.map((_, index) => index + 1));
     expect(lines.map((line) => (JSON.parse(line) as { type: string }).type)).toContain("tool.requested");
-  });
+  }, processes(4));
 
   it("exits 1 when the run fails (the mock script runs out)", async () => {
     const dir = tempDir();
@@ -67,7 +68,27 @@ describe("retrace CLI", () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown command "rn"/);
     expect((await retrace(["trace", "no-such-run", "--db", db])).stderr).toMatch(/run no-such-run: no such run in .*runs\.db/);
+    expect(await retrace(["resume", "no-such-run", "--db", db])).toMatchObject({ code: 2, stderr: `error: run no-such-run: no such run in ${db}\n` });
+  }, processes(4));
+
+  it("an unknown option gets the nearest known one, not parseArgs' advice about positionals", async () => {
+    const tag = await retrace(["eval-test", "eval/", "--mock", "--tag", "smoke"]);
+    expect(tag).toMatchObject({ code: 2, stderr: "error: eval-test: unknown option --tag (did you mean --tags?); see retrace eval-test --help\n" });
+    const watch = await retrace(["run", "examples/hello/agent.yaml", "--mok", "x"]);
+    expect(watch).toMatchObject({ code: 2, stderr: "error: run: unknown option --mok (did you mean --mock?); see retrace run --help\n" });
   });
+
+  it("runs and trace say which store they read, and how to pick another, when it is empty or missing", async () => {
+    const empty = tempDir();
+    expect(await retrace(["runs"], { cwd: empty })).toMatchObject({
+      code: 0,
+      stdout: "no runs yet: there is no run store at .retrace/runs.db here (pass --db <path> to read another store)\n",
+    });
+    expect((await retrace(["trace", "r1"], { cwd: empty })).stderr).toMatch(/\.retrace\/runs\.db: no run store here \(pass --db <path> if the runs are elsewhere\)/);
+    new SqliteRunStore(join(empty, ".retrace/runs.db")).close();
+    expect(await retrace(["runs"], { cwd: empty })).toMatchObject({ code: 0, stdout: "no runs yet in .retrace/runs.db (pass --db <path> to read another store)\n" });
+    expect((await retrace(["trace", "r1"], { cwd: empty })).stderr).toMatch(/no such run in .*\.retrace\/runs\.db \(pass --db <path> if it is in another store\)/);
+  }, processes(4));
 
   it("read-only commands refuse a store that does not exist instead of creating one", async () => {
     const missing = join(tempDir(), "typo.db");

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers.js";
-import { retrace } from "./run-cli.js";
+import { processes, retrace } from "./run-cli.js";
 
 interface Outcome {
   runId: string;
@@ -54,7 +54,21 @@ describe("governance from the CLI, each step in its own process", () => {
       "llm.finished",
       "run.finished",
     ]);
-  });
+  }, processes(4));
+
+  it("approve and resume work from another folder: the run records where its config and mock are, and the hints carry --db", async () => {
+    const box = sandbox();
+    const elsewhere = tempDir();
+    const first = JSON.parse((await retrace(["run", ...approval, "-m", "Note: x", "--db", box.db, "--json"], { env: box.env })).stdout) as Outcome;
+    const approved = await retrace(["approve", first.runId, "call_1_1", "--db", box.db], { cwd: elsewhere });
+    expect(approved.stdout).toContain(`approved call_1_1 (write_file); resume with: retrace resume ${first.runId} --db ${box.db}\n`);
+    const resumed = await retrace(["resume", first.runId, "--db", box.db, "--json"], { cwd: elsewhere, env: box.env });
+    expect(resumed.stderr).toBe("");
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: "completed", output: "Saved your note to notes/todo.md." });
+    // Nothing is left to do, and resume says so rather than silently printing the answer again.
+    const again = await retrace(["resume", first.runId, "--db", box.db], { cwd: elsewhere, env: box.env });
+    expect(again).toMatchObject({ code: 0, stderr: `run ${first.runId} had already completed: nothing was left to do\n` });
+  }, processes(4));
 
   it("a denial from another process blocks the call with approval_denied", async () => {
     const box = sandbox();
@@ -64,7 +78,7 @@ describe("governance from the CLI, each step in its own process", () => {
     const trace = await retrace(["trace", first.runId, "--db", box.db]);
     expect(trace.stdout).toMatch(/tool\.blocked\s+write_file call_1_1 ⛔ approval_denied: denied by approver: not now/);
     expect(existsSync(join(box.workspace, "notes/todo.md"))).toBe(false);
-  });
+  }, processes(4));
 
   it("refuses to approve a call that is not pending", async () => {
     const box = sandbox();
@@ -79,19 +93,27 @@ describe("governance from the CLI, each step in its own process", () => {
     writeFileSync(join(dir, "agent.yaml"), "name: x\nllm: {provider: openai}\ntools: [{name: write_file, requires_approval: [lead, security]}]\nworkspace: ./ws\n");
     writeFileSync(join(dir, "mock.yaml"), "responses:\n  - tool_calls: [{ name: write_file, arguments: { path: a.md, content: x } }]\n  - text: saved\n");
     const db = join(dir, "runs.db");
-    const { runId } = JSON.parse((await retrace(["run", "agent.yaml", "--mock", "mock.yaml", "-m", "x", "--db", db, "--json"], { cwd: dir })).stdout) as Outcome;
+    const started = await retrace(["run", "agent.yaml", "--mock", "mock.yaml", "-m", "x", "--db", db], { cwd: dir });
+    expect(started.code).toBe(3);
+    const runId = /run (run_\w+) is waiting/.exec(started.stderr)?.[1] as string;
+    // Each printed line is a command that works as it stands: one per role still needed.
+    expect(started.stderr).toContain(`  retrace approve ${runId} call_1_1 --role lead --db runs.db    # write_file, roles still needed: lead, security\n`);
+    expect(started.stderr).toContain(`  retrace approve ${runId} call_1_1 --role security --db runs.db\n`);
 
     const which = await retrace(["approve", runId, "call_1_1", "--db", db]);
-    expect(which).toMatchObject({ code: 2, stderr: expect.stringMatching(/needs approval from lead and security: pass --role/) });
+    expect(which).toMatchObject({ code: 2, stderr: expect.stringMatching(/needs approval from lead and security: pass --role, e\.g\. retrace approve \S+ call_1_1 --role lead --db /) });
     const intern = await retrace(["approve", runId, "call_1_1", "--role", "intern", "--db", db]);
     expect(intern).toMatchObject({ code: 2, stderr: expect.stringMatching(/role intern is not required for call call_1_1 \(required: lead, security\)/) });
     const lead = await retrace(["approve", runId, "call_1_1", "--role", "lead", "--db", db]);
-    expect(lead.stdout).toMatch(/approved call_1_1 \(write_file\) as lead; still needed: security/);
-    expect(JSON.parse((await retrace(["resume", runId, "--db", db, "--json"], { cwd: dir })).stdout)).toMatchObject({ status: "waiting" });
+    expect(lead.stdout).toContain(`approved call_1_1 (write_file) as lead; still needed: security (retrace approve ${runId} call_1_1 --role security --db ${db})`);
+    const stillWaiting = await retrace(["resume", runId, "--db", db], { cwd: dir });
+    expect(stillWaiting.code).toBe(3);
+    expect(stillWaiting.stderr).toContain(`  retrace approve ${runId} call_1_1 --role security --db runs.db    # write_file, roles still needed: security\n`);
+    expect(stillWaiting.stderr).not.toContain("--role lead");
     // With one role left, --role may be omitted.
     expect((await retrace(["approve", runId, "call_1_1", "--db", db])).stdout).toMatch(/approved call_1_1/);
     expect(JSON.parse((await retrace(["resume", runId, "--db", db, "--json"], { cwd: dir })).stdout)).toMatchObject({ status: "completed" });
-  });
+  }, processes(7));
 
   it("an approval after the deadline is refused and the call ends approval_expired", async () => {
     const dir = tempDir();
@@ -106,7 +128,7 @@ describe("governance from the CLI, each step in its own process", () => {
     await retrace(["resume", runId, "--db", db], { cwd: dir });
     expect((await retrace(["trace", runId, "--db", db])).stdout).toMatch(/tool\.blocked\s+write_file call_1_1 ⛔ approval_expired/);
     expect(existsSync(join(dir, "ws/a.md"))).toBe(false);
-  });
+  }, processes(5));
 
   it("--approve prompt asks on the terminal; y approves", async () => {
     const box = sandbox();
@@ -162,14 +184,21 @@ describe("sub-agents from the CLI", () => {
     const waiting = JSON.parse(first.stdout) as Outcome & { childRunId: string };
     expect(waiting.childRunId).toBe(`${waiting.runId}.call_1_1`);
 
-    expect((await retrace(["approve", waiting.childRunId, "call_1_1", "--db", db], { cwd: dir })).code).toBe(0);
+    // Approving on the parent points at the child run, with the command to use.
+    const onParent = await retrace(["approve", waiting.runId, "call_1_1", "--db", db], { cwd: dir });
+    expect(onParent.code).toBe(2);
+    expect(onParent.stderr).toContain(
+      `call call_1_1 (write_file) waits in the sub-agent's child run ${waiting.childRunId}, not in this run; approve it there: retrace approve ${waiting.childRunId} call_1_1 --db runs.db, then: retrace resume ${waiting.runId} --db runs.db`,
+    );
+    const approved = await retrace(["approve", waiting.childRunId, "call_1_1", "--db", db], { cwd: dir });
+    expect(approved).toMatchObject({ code: 0, stdout: `approved call_1_1 (write_file); resume with: retrace resume ${waiting.runId} --db runs.db\n` });
     const resumed = await retrace(["resume", waiting.runId, "--db", db, "--json"], { cwd: dir });
     expect(JSON.parse(resumed.stdout)).toMatchObject({ status: "completed", output: "filed" });
     expect(readFileSync(join(dir, "ws/summary.md"), "utf8")).toBe("done");
 
     const runs = (await retrace(["runs", "--db", db, "--json"], { cwd: dir })).stdout.trim().split("\n");
     expect(runs).toHaveLength(2);
-  });
+  }, processes(5));
 
   it("the child can be resumed on its own (its agent is found through the parent), then the parent", async () => {
     const dir = family();
@@ -183,5 +212,5 @@ describe("sub-agents from the CLI", () => {
     const parent = await retrace(["resume", waiting.runId, "--db", db, "--json"], { cwd: dir });
     expect(JSON.parse(parent.stdout)).toMatchObject({ status: "completed", output: "filed" });
     expect((await retrace(["runs", "--db", db, "--json"], { cwd: dir })).stdout.trim().split("\n")).toHaveLength(2);
-  });
+  }, processes(5));
 });

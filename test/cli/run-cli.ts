@@ -22,3 +22,13 @@ export async function retrace(args: string[], options: { cwd?: string; env?: Rec
     child.stdin?.end(options.input ?? "");
   });
 }
+
+/**
+ * A test's timeout from the CLI processes it starts. One start takes well under a second on an
+ * idle machine and several seconds when other work keeps every core busy, so the budget is per
+ * process: a loaded machine slows a correct test without failing it, and a process that hangs
+ * still fails its test. A run of the project's whole eval suite counts as two.
+ */
+export function processes(count: number): number {
+  return Math.max(20_000, count * 15_000);
+}

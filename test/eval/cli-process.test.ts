@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CASE, readJsonReport, retrace, suite, tempDir } from "./cli-helpers.js";
+import { processes } from "../cli/run-cli.js";
 
 
 
@@ -121,7 +122,7 @@ describe.concurrent("eval-test options", () => {
     }
     const hex = await retrace(["eval-test", "eval/hello.eval.ts", "--timeout", "0x10"]);
     expect([hex.code, hex.stderr]).toEqual([2, expect.stringMatching(/--timeout must be a positive integer, got "0x10"/)]);
-  });
+  }, processes(5));
 
   it("refuses two reporters that would both write to stdout", async () => {
     const run = await retrace(["eval-test", "eval/hello.eval.ts", "--reporter", "json", "--reporter", "junit"]);
@@ -158,7 +159,7 @@ describe.concurrent("shards and baselines", () => {
     const all = await merge("s1.json", "s2.json", "s3.json");
     expect(all.code).toBe(0);
     expect(all.stdout).toContain("merged 3 report(s): 4 case(s)");
-  });
+  }, processes(12));
 
   it("--baseline compares only the cases this run selected: a filtered-out or other shard's case is not 'removed'", async () => {
     const dir = suite({ "s.eval.ts": cases });
@@ -184,5 +185,5 @@ describe.concurrent("shards and baselines", () => {
     const merged = await retrace(["merge-reports", "m1.json", "m2.json", "--baseline", "base.json", "--reporter", "json=merged.json"], { cwd: dir });
     expect(merged.code).toBe(0);
     expect(readJsonReport(join(dir, "merged.json")).comparison).toMatchObject({ baseline: "base.json", removed: ["s.eval.ts > four"], regressions: [] });
-  });
+  }, processes(9));
 });

@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CASE, readJsonReport, retrace, root, suite, tempDir } from "./cli-helpers.js";
+import { processes } from "../cli/run-cli.js";
 
 /** Counts in a JUnit XML report, read the way CI systems read them. */
 function junitCounts(xml: string) {
@@ -43,7 +44,7 @@ describe.concurrent("retrace eval-test", () => {
     for (const scorer of ["exact", "includes", "regex", "json-schema", "tool-trajectory", "numeric", "similarity", "budgets", "llm-judge"]) {
       expect(scorers).toContain(scorer);
     }
-  });
+  }, processes(2));
 
   it("runs the same suite twice with identical results and run ids (determinism)", async () => {
     const out = tempDir();
@@ -53,7 +54,7 @@ describe.concurrent("retrace eval-test", () => {
     const strip = (file: string) =>
       readJsonReport(file).cases.map((result) => ({ ...result, attempts: result.attempts.map(({ durationMs: _duration, ...attempt }) => attempt) }));
     expect(strip(join(out, "b.json"))).toEqual(strip(join(out, "a.json")));
-  });
+  }, processes(4));
 
   it("reports a file that does not compile (exit 2), names where, and still runs the other files", async () => {
     const dir = suite({
@@ -87,7 +88,7 @@ describe.concurrent("retrace eval-test", () => {
     const none = await retrace(["eval-test", "eval/", "--mock", "-t", "no case is called this"]);
     expect(none.code).toBe(2);
     expect(none.stdout).toContain("no case matches -t no case is called this");
-  });
+  }, processes(8));
 
   it("shards a suite and merges the shard reports into the whole run", async () => {
     const out = tempDir();
@@ -114,7 +115,7 @@ describe.concurrent("retrace eval-test", () => {
     const notShards = await retrace(["merge-reports", join(out, "shard-1.json"), join(out, "whole.json")]);
     expect(notShards.code).toBe(2);
     expect(notShards.stderr).toMatch(/whole\.json: not a shard's report/);
-  });
+  }, processes(10));
 
   it("repeats cases, gives each a pass rate and lists the flaky ones (exit 1)", async () => {
     const dir = suite({
@@ -179,7 +180,7 @@ ${CASE("heals", second)}`,
     // Markdown went to stdout (so the console reporter stepped aside).
     expect(run.stdout).toMatch(/^## Retrace eval: ❌ failed/);
     expect(run.stdout).toContain("regression: `cmp.eval.ts > breaks` (passed → failed)");
-  });
+  }, processes(2));
 
   it("loads .mjs files natively and TypeScript with helpers, keeping import.meta and the eval file's lines", async () => {
     const dir = suite({
@@ -271,7 +272,7 @@ ${CASE("still runs", "t.completed();")}`,
     const missing = await retrace(["eval-test", "no/such/folder"]);
     expect(missing.code).toBe(2);
     expect(missing.stdout).toMatch(/no\/such\/folder: no such file or folder/);
-  });
+  }, processes(5));
 });
 
 describe("retrace init", () => {
@@ -287,5 +288,5 @@ describe("retrace init", () => {
     expect(run.code).toBe(0);
     const again = await retrace(["init", dir]);
     expect(again.stdout).toMatch(/kept\s+.*agent\.yaml \(exists; --force overwrites\)/);
-  });
+  }, processes(3));
 });

@@ -61,6 +61,25 @@ let udp: dgram.Socket;
 let httpUrl = "";
 let udpPort = 0;
 
+/**
+ * Waits until anything already sent to the local servers has arrived, by sending a marker to
+ * each from outside every case and waiting for it: what was sent before it arrives before it
+ * (loopback keeps the order), so an empty `hits` then means nothing got through, without a sleep.
+ */
+async function drained(): Promise<void> {
+  const marker = `marker-${hits.length}`;
+  const arrived = (entry: string) => hits.includes(entry);
+  await fetch(`${httpUrl}/${marker}`).then((response) => response.text());
+  const sender = dgram.createSocket("udp4");
+  const udpMarker = `UDP ${marker.length} bytes`;
+  await new Promise<void>((resolve) => {
+    const check = () => (arrived(udpMarker) ? resolve() : setImmediate(check));
+    sender.send(marker, udpPort, "127.0.0.1", check);
+  });
+  sender.close();
+  for (const entry of [`HTTP /${marker}`, udpMarker]) hits.splice(hits.indexOf(entry), 1);
+}
+
 beforeAll(async () => {
   server = http.createServer((request, response) => {
     hits.push(`HTTP ${request.url}`);
@@ -149,7 +168,9 @@ describe("a case that hangs", () => {
         timeout: 3_000_000_000,
         test: async (t) => {
           await t.send("hi");
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          // A delay a timer cannot hold becomes 1 ms in Node; the case's deadline timer was set
+          // before this one, so with that bug it would fire first. Timer order, not wall time.
+          await new Promise((resolve) => setTimeout(resolve, 1));
           t.completed();
         },
       },
@@ -216,7 +237,7 @@ describe("under --mock, every way to the network is refused inside a case", () =
       "dns.promises.resolve4": expect.stringMatching(/^network request under --mock: DNS resolve4 example\.com;/),
     });
     expect(results.every((result) => result.status === "failed")).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await drained();
     expect(hits).toEqual([]);
     expect([existsSync(marker("exec")), existsSync(marker("worker"))]).toEqual([false, false]);
   });
@@ -236,6 +257,13 @@ describe("under --mock, every way to the network is refused inside a case", () =
     const scope = suiteScope(true);
     const guard = new NetworkGuard(scope);
     guard.install();
+    // Ordered by hand rather than by sleeps: the first case leaves work behind that waits for a
+    // signal; the second (started after the first returned: concurrency 1) lets one immediate
+    // pass — the runner ends a finished case's scope in an immediate queued before it — then
+    // gives the signal and waits until the late attempt was made.
+    let signal = (): void => undefined;
+    const go = new Promise<void>((resolve) => (signal = resolve));
+    let lateAttempt: Promise<unknown> = Promise.resolve();
     try {
       const results = await run(
         [
@@ -246,7 +274,7 @@ describe("under --mock, every way to the network is refused inside a case", () =
             test: async (t) => {
               await t.send("hi");
               t.completed();
-              setTimeout(() => void fetch(`${httpUrl}/late`).catch(() => undefined), 20);
+              lateAttempt = go.then(() => fetch(`${httpUrl}/late`).catch(() => undefined));
             },
           },
           {
@@ -255,12 +283,14 @@ describe("under --mock, every way to the network is refused inside a case", () =
             mock: says("hi"),
             test: async (t) => {
               await t.send("hi");
-              await new Promise((resolve) => setTimeout(resolve, 80));
+              await new Promise((resolve) => setImmediate(resolve));
+              signal();
+              await lateAttempt;
               t.completed();
             },
           },
         ],
-        { guard, scope },
+        { guard, scope, concurrency: 1 },
       );
       expect(results.map((result) => result.status)).toEqual(["passed", "passed"]);
       expect(scope.stray).toEqual([`GET ${httpUrl}/late (from case "test > leaves a timer" after it ended)`]);
@@ -272,13 +302,16 @@ describe("under --mock, every way to the network is refused inside a case", () =
 
   it("overlapping suites share one guard: the first to finish does not unguard the other", async () => {
     const original = globalThis.fetch;
+    // The slow suite's tool reaches out only once the fast suite has finished: ordered by a signal, not a sleep.
+    let fastDone = (): void => undefined;
+    const fastFinished = new Promise<void>((resolve) => (fastDone = resolve));
     const slowCases = await plan([
       {
         name: "fetches late",
         config: agent,
         mock: calculates,
         tools: reachesOut(async () => {
-          await new Promise((resolve) => setTimeout(resolve, 60));
+          await fastFinished;
           await fetch(`${httpUrl}/overlap`);
         }),
         test: async (t) => {
@@ -292,6 +325,7 @@ describe("under --mock, every way to the network is refused inside a case", () =
     const fast = await runCases(fastCases, { mode: "mock" });
     expect(fast[0]?.status).toBe("passed");
     expect(globalThis.fetch).not.toBe(original);
+    fastDone();
     const [late] = await slow;
     expect(late?.status).toBe("failed");
     expect(attempt(late).errors[0]).toMatch(/^network request under --mock: GET http:\/\/127\.0\.0\.1:\d+\/overlap;/);
@@ -420,13 +454,13 @@ describe("mocks that run out fail the case", () => {
         test: async (t) => {
           await t.send("hi");
           t.completed();
-          await t.judge("llm-judge", { rubric: "polite", mock: { responses: [] }, severity: "soft" });
+          await t.judge("llm-judge", { rubric: "polite", mock: { responses: [{}] } as never, severity: "soft" });
         },
       },
     ]);
     expect(result?.status).toBe("failed");
     expect(attempt(result).errors).toEqual([
-      expect.stringMatching(/^the judge could not be set up: case "judge script invalid": the inline judge script \(mock\) is invalid: a script needs responses or rules/),
+      expect.stringMatching(/^the judge could not be set up: case "judge script invalid": the inline judge script \(mock\) is invalid: .*a response needs text, tool_calls or error/),
     ]);
   });
 

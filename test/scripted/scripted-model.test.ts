@@ -121,3 +121,43 @@ describe("ScriptedModel", () => {
     expect(response.usage).toEqual({ inputTokens: 1, outputTokens: 2, cachedInputTokens: 0 });
   });
 });
+
+describe("ScriptedModel: empty scripts and unused responses", () => {
+  it("accepts an empty script, which says the model must not be called, and says so when it is", async () => {
+    const model = new ScriptedModel({ responses: [] });
+    expect(model.unused()).toEqual([]);
+    expect(model.unusedProblem()).toBeUndefined();
+    const error = await model.generate(request("hi"), { callIndex: 0, attempt: 1 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ScriptExhaustedError);
+    expect((error as Error).message).toMatch(/script exhausted: model call #1 .*the script is empty \(responses: \[\]\).*must not be called/);
+  });
+
+  it("loads an empty script from YAML", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "empty.yaml"), "responses: []\n");
+    expect(ScriptedModel.fromFile(join(dir, "empty.yaml")).script.responses).toEqual([]);
+  });
+
+  it("lists the responses no run reached, with their index and a preview", async () => {
+    const model = new ScriptedModel({
+      responses: [{ text: "one" }, { tool_calls: [{ name: "write_file" }] }, { error: { status: 500 } }, { text: "four" }],
+    });
+    expect(model.unused().map((item) => item.index)).toEqual([0, 1, 2, 3]);
+    await model.generate(request("a"), { callIndex: 0, attempt: 1 });
+    expect(model.unused()).toEqual([
+      { index: 1, preview: "calls write_file" },
+      { index: 2, preview: "error 500" },
+      { index: 3, preview: 'text "four"' },
+    ]);
+    expect(model.unusedResponses).toBe(3);
+    expect(model.unusedProblem()).toMatch(/has 3 unused response\(s\): #2 calls write_file; #3 error 500; #4 text "four"; the agent stopped before/);
+  });
+
+  it("allow_unused: true makes spare responses no problem", async () => {
+    const model = new ScriptedModel({ responses: [{ text: "one" }, { text: "spare" }], allow_unused: true });
+    await model.generate(request("a"), { callIndex: 0, attempt: 1 });
+    expect(model.allowsUnused).toBe(true);
+    expect(model.unused()).toHaveLength(1);
+    expect(model.unusedProblem()).toBeUndefined();
+  });
+});

@@ -1,11 +1,12 @@
 import { systemClock } from "../../context/index.js";
 import { RunError, UsageError } from "../../errors/index.js";
 import { RunLog } from "../../store/index.js";
+import type { RunStore } from "../../contracts/index.js";
 import { ANY_APPROVER, missingRoles } from "../../policy/index.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
-import { openStore } from "../store.js";
+import { dbHint, openStore } from "../store.js";
 
 export const approveHelp = `retrace approve <runId> <callId> [options]
 
@@ -34,7 +35,18 @@ export function approveCommand(argv: string[], io: CliIO): ExitCode {
   try {
     const log = RunLog.open(runId, store, systemClock);
     if (log.events.length === 0) throw new RunError("run_not_found", `no such run in ${store.path}`, { runId });
+    const db = dbHint(io.cwd, store);
+    const dbFlag = db ? ` --db ${db}` : "";
     const approval = log.state.pendingApprovals.find((candidate) => candidate.callId === callId);
+    const inChild = approval ? undefined : log.state.waiting?.pending.find((item) => item.callId === callId && item.runId !== undefined && item.runId !== runId);
+    if (inChild?.runId) {
+      throw new RunError(
+        "approval_in_child_run",
+        `call ${callId} (${inChild.tool}) waits in the sub-agent's child run ${inChild.runId}, not in this run; ` +
+          `approve it there: retrace approve ${inChild.runId} ${callId}${dbFlag}, then: retrace resume ${runId}${dbFlag}`,
+        { runId, callId },
+      );
+    }
     if (!approval) {
       const pending = log.state.pendingApprovals.map((candidate) => `${candidate.callId} (${candidate.tool})`).join(", ");
       throw new RunError("approval_not_pending", `no approval is pending for call ${callId}${pending ? `; pending: ${pending}` : ""}`, { runId, callId });
@@ -44,7 +56,11 @@ export function approveCommand(argv: string[], io: CliIO): ExitCode {
     let role = values.role;
     if (approval.roles.length === 0) role ??= ANY_APPROVER;
     else if (role === undefined) {
-      if (missing.length !== 1) throw new UsageError(`call ${callId} needs approval from ${missing.join(" and ")}: pass --role`);
+      if (missing.length !== 1) {
+        throw new UsageError(
+          `call ${callId} needs approval from ${missing.join(" and ")}: pass --role, e.g. retrace approve ${runId} ${callId} --role ${missing[0]}${dbFlag}`,
+        );
+      }
       role = missing[0] as string;
     } else if (!approval.roles.includes(role)) {
       // A role the call does not require would not count; say so instead of recording it.
@@ -52,6 +68,7 @@ export function approveCommand(argv: string[], io: CliIO): ExitCode {
     } else if (approval.granted.includes(role)) {
       throw new UsageError(`call ${callId} is already approved as ${role}; still needed: ${missing.join(", ") || "nothing"}`);
     }
+    const resumeTarget = rootRun(store, runId);
     const by = values.by !== undefined ? { by: values.by } : {};
     if (approval.deadline !== undefined && log.now() > approval.deadline) {
       log.append<"approval.expired">({
@@ -64,18 +81,31 @@ export function approveCommand(argv: string[], io: CliIO): ExitCode {
     }
     if (values.deny) {
       log.append<"approval.denied">({ type: "approval.denied", callId, argsHash: approval.argsHash, role, reason: values.reason ?? "denied", ...by });
-      io.stdout(`denied ${callId} (${approval.tool}); resume with: retrace resume ${runId}\n`);
+      io.stdout(`denied ${callId} (${approval.tool}); resume with: retrace resume ${resumeTarget}${dbFlag}\n`);
       return ExitCode.ok;
     }
     log.append<"approval.granted">({ type: "approval.granted", callId, argsHash: approval.argsHash, role, ...by });
     const still = missing.filter((name) => name !== role && approval.roles.length > 0);
     io.stdout(
       still.length
-        ? `approved ${callId} (${approval.tool}) as ${role}; still needed: ${still.join(", ")}\n`
-        : `approved ${callId} (${approval.tool}); resume with: retrace resume ${runId}\n`,
+        ? `approved ${callId} (${approval.tool}) as ${role}; still needed: ${still.join(", ")} ` +
+            `(${still.map((name) => `retrace approve ${runId} ${callId} --role ${name}${dbFlag}`).join("; ")})\n`
+        : `approved ${callId} (${approval.tool}); resume with: retrace resume ${resumeTarget}${dbFlag}\n`,
     );
     return ExitCode.ok;
   } finally {
     store.close();
   }
+}
+
+/** A child run is resumed through the run at the top of its family, which then goes on too. */
+function rootRun(store: RunStore, runId: string): string {
+  let current = runId;
+  for (const seen = new Set<string>(); !seen.has(current); ) {
+    seen.add(current);
+    const first = store.read(current, 1, 1)[0];
+    if (first?.type !== "run.started" || !first.parent) break;
+    current = first.parent.runId;
+  }
+  return current;
 }

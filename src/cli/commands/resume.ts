@@ -42,8 +42,12 @@ export async function resumeCommand(argv: string[], io: CliIO): Promise<ExitCode
     });
     if (changed) io.stderr(`warning: the agent's definition changed since run ${runId} started; continuing with the current one\n`);
     const context = createRunContext({ seed: started.seed });
+    const before = store.lastSeq(runId);
     const outcome = await AgentRun.open(agent, runId, { store, context }).resume();
-    return printOutcome(io, outcome, values.json, false, dbHint(io.cwd, store));
+    if (store.lastSeq(runId) === before && (outcome.status === "completed" || outcome.status === "failed")) {
+      io.stderr(`run ${runId} had already ${outcome.status === "completed" ? "completed" : "failed"}: nothing was left to do\n`);
+    }
+    return printOutcome(io, outcome, values.json, false, dbHint(io.cwd, store), store);
   } finally {
     approver?.close?.();
     store.close();

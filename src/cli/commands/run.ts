@@ -1,13 +1,16 @@
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { AgentRun, type TurnOutcome } from "../../agent/index.js";
 import { buildAgent, loadConfig } from "../../config/index.js";
 import { createRunContext } from "../../context/index.js";
 import { UsageError } from "../../errors/index.js";
-import type { Approver } from "../../policy/index.js";
+import { missingRoles, type Approver } from "../../policy/index.js";
 import { promptApprover } from "../../policy/prompt-approver.js";
+import { fold } from "../../journal/index.js";
+import type { RunStore } from "../../contracts/index.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
+import { recordPath } from "../recorded-paths.js";
 import { dbHint, openStore } from "../store.js";
 
 export const runHelp = `retrace run <config.yaml> -m <message> [options]
@@ -24,14 +27,25 @@ Options:
   --json                 print {"runId","status","output"} (plus "error", or "pending" when waiting) as JSON
 `;
 
+/** The roles a call still waits for, from the log of the run that holds the approval. */
+function stillNeeded(store: RunStore | undefined, runId: string, callId: string, required: string[]): string[] {
+  const approval = store ? fold(store.read(runId)).pendingApprovals.find((candidate) => candidate.callId === callId) : undefined;
+  if (!approval) return required;
+  const missing = missingRoles(approval);
+  return missing.length ? missing : required;
+}
+
 function outcomeExitCode(outcome: TurnOutcome): ExitCode {
   if (outcome.status === "completed") return ExitCode.ok;
   if (outcome.status === "waiting") return ExitCode.waiting;
   return ExitCode.failed;
 }
 
-/** `dbHint`: the --db to repeat in the hints, when the store is not the default one. */
-export function printOutcome(io: CliIO, outcome: TurnOutcome, asJson: boolean, alreadyStreamed = false, dbHint?: string): ExitCode {
+/**
+ * `dbHint`: the --db to repeat in the hints, when the store is not the default one. `store`:
+ * where the hints look up which roles a call still needs.
+ */
+export function printOutcome(io: CliIO, outcome: TurnOutcome, asJson: boolean, alreadyStreamed = false, dbHint?: string, store?: RunStore): ExitCode {
   if (asJson) {
     io.stdout(
       `${JSON.stringify({
@@ -54,7 +68,12 @@ export function printOutcome(io: CliIO, outcome: TurnOutcome, asJson: boolean, a
     );
     for (const item of outcome.pending) {
       const holder = item.runId ?? outcome.runId;
-      io.stderr(`  retrace approve ${holder} ${item.callId}${db}    # ${item.tool}${item.roles.length ? `, roles: ${item.roles.join(", ")}` : ""}\n`);
+      // One command per role still needed, each of which can be run as printed.
+      const roles = item.roles.length ? stillNeeded(store, holder, item.callId, item.roles) : [undefined];
+      roles.forEach((role, index) => {
+        const note = index > 0 ? "" : `    # ${item.tool}${item.roles.length ? `, roles still needed: ${roles.join(", ")}` : ""}`;
+        io.stderr(`  retrace approve ${holder} ${item.callId}${role ? ` --role ${role}` : ""}${db}${note}\n`);
+      });
     }
     io.stderr(`then: retrace resume ${outcome.runId}${db}\n`);
   } else {
@@ -126,14 +145,14 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
     const run = AgentRun.start(agent, {
       store,
       context,
-      // Relative to where the CLI ran, so a log carries no machine-specific absolute paths.
-      source: { config: relative(io.cwd, configFile), ...(mockFile ? { mock: relative(io.cwd, mockFile) } : {}) },
+      // Relative to the store, so that resume finds them from any folder.
+      source: { config: recordPath(store.path, configFile), ...(mockFile ? { mock: recordPath(store.path, mockFile) } : {}) },
     });
     // Output guardrails may redact or withhold the answer, so it cannot be shown before they ran.
     const streaming = values.stream && !values.json && !agent.guardrails;
     const printer = streamPrinter(io);
     const outcome = await run.send(values.message, streaming ? printer.options : {});
-    return printOutcome(io, outcome, values.json, printer.answered(outcome.output), dbHint(io.cwd, store));
+    return printOutcome(io, outcome, values.json, printer.answered(outcome.output), dbHint(io.cwd, store), store);
   } finally {
     approver?.close?.();
     store.close();

@@ -5,7 +5,16 @@ import { tokensText } from "../../trace/index.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
-import { openStore } from "../store.js";
+import { openStore, storeLabel } from "../store.js";
+import { UsageError } from "../../errors/index.js";
+
+function limitOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`runs: --limit must be a whole number of at least 1, got ${JSON.stringify(value)}`);
+  }
+  return Number(value);
+}
 
 export const runsHelp = `retrace runs [--db <path>] [--json] [--limit N]
 
@@ -18,20 +27,22 @@ export function runsCommand(argv: string[], io: CliIO): ExitCode {
     json: { type: "boolean", default: false },
     limit: { type: "string" },
   });
+  const limit = limitOption(values.limit);
   if (values.db === undefined && !existsSync(resolve(io.cwd, DEFAULT_DB_PATH))) {
-    if (!values.json) io.stdout("no runs yet\n");
+    // Not an error (a new project has no runs), but say where we looked: runs made from
+    // another folder, or with a config's store.path, are in another store.
+    if (!values.json) io.stdout(`no runs yet: there is no run store at ${DEFAULT_DB_PATH} here (pass --db <path> to read another store)\n`);
     return ExitCode.ok;
   }
   const store = openStore(io.cwd, values.db, undefined, { mustExist: true });
   try {
-    const limit = values.limit === undefined ? undefined : Number(values.limit);
     const runs = store.list(limit === undefined ? {} : { limit });
     if (values.json) {
       for (const run of runs) io.stdout(`${JSON.stringify(run)}\n`);
       return ExitCode.ok;
     }
     if (runs.length === 0) {
-      io.stdout("no runs yet\n");
+      io.stdout(`no runs yet in ${storeLabel(io.cwd, store)} (pass --db <path> to read another store)\n`);
       return ExitCode.ok;
     }
     const rows = runs.map((run) => [

@@ -18,15 +18,17 @@ export function traceCommand(argv: string[], io: CliIO): ExitCode {
   const runId = positionals[0];
   if (!runId) throw new UsageError("trace: missing <runId>\n\n" + traceHelp);
   const store = openStore(io.cwd, values.db, undefined, { mustExist: true });
+  const notFound = () =>
+    new RunError("run_not_found", `no such run in ${store.path}${values.db === undefined ? " (pass --db <path> if it is in another store)" : ""}`, { runId });
   try {
     if (values.json) {
       const lines = store.readRaw(runId);
-      if (lines.length === 0) throw new RunError("run_not_found", `no such run in ${store.path}`, { runId });
+      if (lines.length === 0) throw notFound();
       io.stdout(lines.map((line) => `${line}\n`).join(""));
       return ExitCode.ok;
     }
     const events = store.read(runId);
-    if (events.length === 0) throw new RunError("run_not_found", `no such run in ${store.path}`, { runId });
+    if (events.length === 0) throw notFound();
     io.stdout(formatTrace(events));
     return ExitCode.ok;
   } finally {

@@ -1,1 +1,1 @@
-export { ScriptedModel } from "./scripted-model.js";
+export { ScriptedModel, type UnusedResponse } from "./scripted-model.js";

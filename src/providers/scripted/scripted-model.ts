@@ -37,9 +37,37 @@ export class ScriptedModel implements LanguageModel {
     return new ScriptedModel(loadYamlFile(ScriptSchema, file, "mock script"), file);
   }
 
-  /** Ordered responses no run reached. */
+  /** How many ordered responses no run reached (see `unused()` for which). */
   get unusedResponses(): number {
     return Math.max(0, this.script.responses.length - this.#furthest);
+  }
+
+  /** Whether the script says its spare responses are on purpose (`allow_unused: true`). */
+  get allowsUnused(): boolean {
+    return this.script.allow_unused;
+  }
+
+  /**
+   * The ordered responses no run of this model reached, in order, each with its index in
+   * `responses` and a short preview. Responses are taken in order, so these are the tail.
+   */
+  unused(): UnusedResponse[] {
+    return this.script.responses.slice(this.#furthest).map((entry, offset) => ({ index: this.#furthest + offset, preview: previewEntry(entry) }));
+  }
+
+  /**
+   * The failure to report when responses were left unused and the script does not allow it;
+   * undefined when every response was used or `allow_unused` is set.
+   */
+  unusedProblem(): string | undefined {
+    const unused = this.unused();
+    if (unused.length === 0 || this.allowsUnused) return undefined;
+    const shown = unused.slice(0, 3).map((item) => `#${item.index + 1} ${item.preview}`);
+    if (unused.length > shown.length) shown.push(`and ${unused.length - shown.length} more`);
+    return (
+      `the mock script${this.source ? ` ${this.source}` : ""} has ${unused.length} unused response(s): ${shown.join("; ")}; ` +
+      `the agent stopped before the script expected (set allow_unused: true in the script if they are spare on purpose)`
+    );
   }
 
   get calls(): number {
@@ -49,31 +77,29 @@ export class ScriptedModel implements LanguageModel {
   async generate(request: LlmRequest, options: GenerateOptions): Promise<LlmResponse> {
     this.#calls++;
     const entry = this.#pick(request, options);
-    if (entry.error) {
-      const kind = entry.error.kind ?? kindForStatus(entry.error.status);
-      throw new ProviderError(kind, entry.error.message, {
-        provider: this.provider,
-        status: entry.error.status ?? STATUS_BY_KIND[kind],
-        ...(entry.error.retry_after_ms !== undefined ? { retryAfterMs: entry.error.retry_after_ms } : {}),
-      });
-    }
+    if (entry.error) throw this.#fault(entry.error);
     const response = toResponse(entry, request, options.callIndex);
     if (response.text) options.onTextDelta?.(response.text);
     return response;
   }
 
   #pick(request: LlmRequest, options: GenerateOptions): ResponseEntry {
-    const position = this.#positionFor(request, options.callIndex - (options.attempt - 1));
-    // Earlier attempts at this same request failed on the faults the script put there.
-    for (let failed = 1; failed < options.attempt; failed++) this.#next(position, request);
+    // Every model call of this run took one entry, so `callIndex` entries are gone; the
+    // conversation says which of them were rules (and in what context) and which responses.
+    const position = this.#positionFor(request, Math.max(0, options.callIndex - (options.attempt - 1)));
+    // Earlier attempts at this same request failed on the entries the script put there.
+    while (position.consumed < options.callIndex && this.#next(position, request));
     const entry = this.#next(position, request);
     if (!entry) {
       const last = request.messages[request.messages.length - 1];
+      const holds =
+        this.script.responses.length === 0 && this.script.rules.length === 0
+          ? "the script is empty (responses: []), which says the model must not be called"
+          : `the script holds ${this.script.responses.length} response(s)` +
+            (this.script.rules.length ? ` and ${this.script.rules.length} rule(s), none matching` : "");
       throw new ScriptExhaustedError(
-        `script exhausted: model call #${options.callIndex + 1} has no scripted response ` +
-          `(the script holds ${this.script.responses.length} response(s)` +
-          (this.script.rules.length ? ` and ${this.script.rules.length} rule(s), none matching` : "") +
-          `); the last message was ${describeMessage(last)}`,
+        `script exhausted: model call #${options.callIndex + 1} has no scripted response (${holds}); ` +
+          `the last message was ${describeMessage(last)}`,
         { ...(this.source ? { file: this.source } : {}) },
       );
     }
@@ -82,27 +108,58 @@ export class ScriptedModel implements LanguageModel {
   }
 
   /**
-   * Replays the script over the conversation: each answer consumed an entry, after the faults
-   * its failed attempts met. A turn with no answer (its retries ran out) consumed faults too;
-   * how many is known only in total — the model calls the run made before this request
-   * (`priorCalls`) — so such a turn takes the faults next in line, leaving one call for every
-   * later answer.
+   * Replays the script over the conversation, given that the run made `priorCalls` model calls
+   * before this request and each took one entry. The model was called after every user message
+   * and after every tool step. Where an answer followed, the call took its entry after the
+   * faults its failed attempts met. Where none followed — the turn ended on faults, after a
+   * tool step or not — the calls took only faults; how many is known only in total, so such a
+   * place takes the faults next in line while calls remain unaccounted for, leaving one call
+   * for every later answer. It stops at a fault the agent does not retry, and at a call that
+   * found nothing to answer with (it took no entry): either ended the turn. Whatever the
+   * conversation does not account for (a call whose answer was never stored) is taken last,
+   * so the place never falls behind the call count.
+   *
+   * Exact for ordered responses (the cursor oracle in test/scripted checks it). A rule that can
+   * answer with a fault in several places, or a turn ended by max_steps right after a tool step
+   * where a rule would match, leaves the split ambiguous: the request does not say how many
+   * calls each failed turn made.
    */
   #positionFor(request: LlmRequest, priorCalls: number): Position {
     const position: Position = { cursor: 0, ruleUses: this.script.rules.map(() => 0), consumed: 0 };
     const { messages } = request;
     let answersLeft = messages.filter((message) => message.role === "assistant").length;
+    const takeFaults = (context: LlmRequest, reserved: number) => {
+      while (position.consumed < priorCalls - reserved) {
+        const entry = this.#peek(position, context);
+        // A call here found nothing to answer with: it failed, took nothing, and ended the turn.
+        if (entry === undefined) return void position.consumed++;
+        if (!entry.error) return;
+        this.#next(position, context);
+        // The agent does not retry this fault: the turn ended on it.
+        if (!this.#fault(entry.error).retryable) return;
+      }
+    };
     messages.forEach((message, index) => {
       if (message.role === "assistant") {
-        answersLeft--;
         const earlier = { ...request, messages: messages.slice(0, index) };
-        for (let entry = this.#next(position, earlier); entry?.error; entry = this.#next(position, earlier));
-      } else if (message.role === "user" && messages[index + 1]?.role === "user") {
-        const earlier = { ...request, messages: messages.slice(0, index + 1) };
-        while (position.consumed < priorCalls - answersLeft && this.#peek(position, earlier)?.error) this.#next(position, earlier);
+        takeFaults(earlier, answersLeft);
+        answersLeft--;
+        if (position.consumed < priorCalls) this.#next(position, earlier);
+      } else if (calledAfter(messages, index) && messages[index + 1]?.role === "user") {
+        takeFaults({ ...request, messages: messages.slice(0, index + 1) }, answersLeft);
       }
     });
+    while (position.consumed < priorCalls && this.#next(position, request));
     return position;
+  }
+
+  #fault(error: NonNullable<ResponseEntry["error"]>): ProviderError {
+    const kind = error.kind ?? kindForStatus(error.status);
+    return new ProviderError(kind, error.message, {
+      provider: this.provider,
+      status: error.status ?? STATUS_BY_KIND[kind],
+      ...(error.retry_after_ms !== undefined ? { retryAfterMs: error.retry_after_ms } : {}),
+    });
   }
 
   #peek(position: Position, request: LlmRequest): ResponseEntry | undefined {
@@ -127,11 +184,33 @@ export class ScriptedModel implements LanguageModel {
   }
 }
 
+export interface UnusedResponse {
+  /** Its index in the script's `responses` (0-based). */
+  index: number;
+  /** A short description: its text, the tools it calls, or the fault it injects. */
+  preview: string;
+}
+
+function previewEntry(entry: ResponseEntry): string {
+  if (entry.error) return `error ${entry.error.kind ?? entry.error.status ?? "server"}`;
+  const parts: string[] = [];
+  if (entry.text !== undefined) parts.push(`text ${JSON.stringify(entry.text.length > 40 ? `${entry.text.slice(0, 37)}...` : entry.text)}`);
+  if (entry.tool_calls?.length) parts.push(`calls ${entry.tool_calls.map((call) => call.name).join(", ")}`);
+  return parts.join(", ");
+}
+
 interface Position {
   cursor: number;
   ruleUses: number[];
   /** Entries taken so far, rules and responses alike: one per model call. */
   consumed: number;
+}
+
+/** Whether the model is asked to go on after this message: after a user message, and after a tool step's last result. */
+function calledAfter(messages: readonly Message[], index: number): boolean {
+  const message = messages[index];
+  if (message?.role === "user") return true;
+  return message?.role === "tool" && messages[index + 1]?.role !== "tool";
 }
 
 function kindForStatus(status: number | undefined): ProviderError["kind"] {
