@@ -42,6 +42,9 @@ const expected: Record<string, RegExp> = {
   "a soft judge whose script runs out fails the case": /the mock script of the judge run eval_[0-9a-f]{12}\.judge1 ran out: script exhausted/,
   "a child process under --mock fails the case": /network request under --mock: a child process \(execFileSync curl https:\/\/api\.example\.com\/compute\)/,
   "a rejection left unhandled fails the case": /the case's code left an error unhandled: unhandled rejection: nobody handles this \(at fixtures\/evals\/failing\/failures\.eval\.ts:\d+:\d+\)/,
+  "a script with responses left unused fails the case":
+    /the mock script left 1 response\(s\) unused: #2 text "A second answer nobody asked for\."; the agent stopped before the script expected \(if they are spare on purpose: allow_unused: true in the script, or allowUnused: true on the case\)/,
+  "a judge whose script has spare responses fails the case": /the mock script of the judge run eval_[0-9a-f]{12}\.judge1 left 1 response\(s\) unused: #2 text "PASS again"/,
   "a missing config file": /no-such-agent\.yaml: config file not found/,
   "a mock for a tool the agent lacks": /tools\.search_docs mocks a tool the agent does not have \(its tools: calculator\)/,
   "no mock script under --mock": /has no mock script: under --mock give it "mock"/,
