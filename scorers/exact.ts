@@ -1,4 +1,5 @@
 /** `exact`: the value equals the expected value (deep equality for data; options for text). */
+import { z } from "zod";
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { deepEqual, describe, normaliseText } from "./support.js";
@@ -13,6 +14,7 @@ export interface ExactOptions {
 export const exactScorer = registerBuiltin(
   defineScorer<ExactOptions>({
     name: "exact",
+    options: { caseSensitive: z.boolean(), trim: z.boolean() },
     description: "The value equals the expected value (deep equality; text may ignore case and surrounding space).",
     score({ value, expected, options }) {
       const equal =

@@ -43,6 +43,7 @@ function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false
 export const jsonSchemaScorer = registerBuiltin(
   defineScorer<JsonSchemaOptions>({
     name: "json-schema",
+    options: { parse: z.boolean() },
     description: "The value, or the JSON in the text, is valid against the expected JSON Schema (or zod schema).",
     score({ value, expected, options }) {
       let subject = value;

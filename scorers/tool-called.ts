@@ -4,6 +4,7 @@
  * failed was asked for, not made, and the reason says so.
  */
 import { finishedCalls } from "../src/journal/index.js";
+import { z } from "zod";
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describe, describeCalls, matchesArgs, plural } from "./support.js";
@@ -50,6 +51,7 @@ export const toolCalledAssertions = {
   calledTool: defineAssertion({
     scorer: "tool-called",
     arity: 1,
+    options: { times: z.number().int().nonnegative() },
     call: ([name]: [name: string], options: { times?: number }) => ({
       label: `calledTool(${brief(name)})`,
       options: { tool: name, ...(options.times !== undefined ? { times: options.times } : {}) },
@@ -59,6 +61,7 @@ export const toolCalledAssertions = {
   calledToolWith: defineAssertion({
     scorer: "tool-called",
     arity: 2,
+    options: { strict: z.boolean(), times: z.number().int().nonnegative() },
     call: ([name, args]: [name: string, args: Record<string, unknown>], options: { strict?: boolean; times?: number }) => ({
       label: `calledToolWith(${brief(name)}, ${brief(args)})`,
       options: {

@@ -632,3 +632,26 @@ describe("mocks that cannot lie: scripted responses left unused fail the case", 
     expect(attempt(results[1]).errors).toEqual([expect.stringMatching(/^the mock script ran out: .*the script is empty \(responses: \[\]\), which says the model must not be called/)]);
   });
 });
+
+describe("t.judge returns the scorer's verdict", () => {
+  it("with pass and skipped beside the assertion's status", async () => {
+    const seen: unknown[] = [];
+    const [result] = await run([
+      {
+        name: "judge result",
+        config: agent,
+        mock: says("hi"),
+        test: async (t) => {
+          await t.send("hi");
+          seen.push(await t.judge("llm-judge", { rubric: "polite", mock: { responses: [{ text: "PASS polite" }] } }));
+          seen.push(await t.judge("budgets", { maxCost: 1 }));
+        },
+      },
+    ]);
+    expect(result?.status).toBe("passed");
+    expect(seen).toEqual([
+      expect.objectContaining({ pass: true, skipped: false, status: "passed", value: 1, reason: "judge: polite" }),
+      expect.objectContaining({ pass: false, skipped: true, status: "skipped", value: null }),
+    ]);
+  });
+});

@@ -219,11 +219,27 @@ describe("run and log scorers", () => {
   it("budgets: within, over (value falls with the overrun), and unknown cost skipped, never passed", () => {
     expect(score(budgetsScorer, { events: calls, options: { maxSteps: 2, maxTokens: 30 } })).toMatchObject({ pass: true, value: 1 });
     expect(score(budgetsScorer, { events: calls, options: { maxSteps: 1 } })).toMatchObject({ pass: false, value: 0.5, reason: "over budget: steps 2 of 1" });
-    expect(score(budgetsScorer, { events: calls, options: { maxCost: 1 } })).toEqual({
+    expect(score(budgetsScorer, { events: calls, options: { maxCost: 1 } })).toMatchObject({
       skipped: true,
-      reason: "cannot check cost: unknown (the model has no price: set llm.prices)",
+      reason: "cannot check cost (the model has no price: set llm.prices)",
     });
-    expect(score(budgetsScorer, { events: calls, options: { maxCost: 1, maxSteps: 5 } }).reason).toMatch(/within budget: steps 2 of 5; cost unknown/);
+    // Another budget that held does not turn the unknown one into a pass.
+    expect(score(budgetsScorer, { events: calls, options: { maxCost: 1, maxSteps: 5 } })).toMatchObject({
+      skipped: true,
+      reason: "cannot check cost (the model has no price: set llm.prices); within budget: steps 2 of 5",
+    });
+    // One that was exceeded still fails, whatever is unknown.
+    expect(score(budgetsScorer, { events: calls, options: { maxCost: 1, maxSteps: 1 } })).toMatchObject({ pass: false, reason: expect.stringMatching(/^over budget: steps 2 of 1; unknown: cost/) });
+  });
+
+  it("budgets: tokens are unknown when a call reported no usage; a lower bound over the limit still fails", () => {
+    const unknownUsage = buildLog([user("go"), { ...answer("hi"), response: { text: "hi", toolCalls: [], stopReason: "end", usage: null } } as never, answer("again", 2), done("again")]);
+    expect(viewRun(unknownUsage).usage.unknownCalls).toBe(1);
+    expect(score(budgetsScorer, { events: unknownUsage, options: { maxTokens: 1000, maxSteps: 5 } })).toMatchObject({
+      skipped: true,
+      reason: "cannot check tokens (1 model call(s) reported no usage); within budget: steps 2 of 5",
+    });
+    expect(score(budgetsScorer, { events: unknownUsage, options: { maxTokens: 10 } })).toMatchObject({ pass: false, reason: "over budget: tokens 15 of 10" });
   });
 });
 
