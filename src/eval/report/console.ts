@@ -99,7 +99,7 @@ export class ConsoleReporter {
     const failing = report.cases.filter((result) => result.status !== "passed" && result.status !== "skipped");
     if (failing.length) {
       this.#out.write(`\n${this.#paint("1", "Failures")}\n`);
-      for (const result of failing) this.#writeFailure(result);
+      for (const result of failing) this.#writeFailure(result, report);
     }
     for (const error of report.errors) this.#out.write(`\n ${this.#paint("31", "✗")} ${error.message}\n`);
     const { summary } = report;
@@ -139,7 +139,7 @@ export class ConsoleReporter {
     this.#out.write(`\n${verdict} · exit code ${summary.exitCode}\n`);
   }
 
-  #writeFailure(result: CaseResult): void {
+  #writeFailure(result: CaseResult, report: EvalReport): void {
     const mark = result.status === "error" ? this.#paint("31", "✗ could not run:") : this.#paint("31", "✗");
     const score = result.score === null ? "" : this.#paint("2", ` score ${formatScore(result.score)}`);
     const repeat = result.attempts.length > 1 ? this.#paint("2", ` passed ${Math.round((result.passRate ?? 0) * 100)}% of ${result.attempts.length}`) : "";
@@ -149,7 +149,14 @@ export class ConsoleReporter {
       this.#out.write(`     ${tag} ${line.text}\n`);
     }
     const attempt = result.attempts.find((item) => item.status !== "passed");
-    if (attempt?.runId) this.#out.write(this.#paint("2", `     run ${attempt.runId}: ${attempt.run?.status ?? "no run"}, ${attempt.run?.steps ?? 0} step(s), ${attempt.run?.toolCalls ?? 0} tool call(s)\n`));
+    if (attempt?.runId) {
+      const where = report.runStore
+        ? ` · retrace trace ${attempt.runId} --db ${report.runStore}`
+        : report.mode === "mock"
+          ? " · kept in memory only (--keep-runs <file.db> keeps it for retrace trace)"
+          : " · kept in memory only (--db <path> keeps it)";
+      this.#out.write(this.#paint("2", `     run ${attempt.runId}: ${attempt.run?.status ?? "no run"}, ${attempt.run?.steps ?? 0} step(s), ${attempt.run?.toolCalls ?? 0} tool call(s)${where}\n`));
+    }
   }
 }
 

@@ -129,6 +129,12 @@ export const EvalReportSchema = z.object({
   files: z.array(FileResultSchema),
   cases: z.array(CaseResultSchema),
   comparison: ComparisonSchema.optional(),
+  /**
+   * The run store that holds the cases' runs (`--keep-runs` under --mock, `--db` under --live),
+   * as the command line named it: `retrace trace <runId> --db <runStore>` shows a case's run.
+   * Null or absent: the runs were kept in memory only.
+   */
+  runStore: z.string().nullable().optional(),
   /** For a merged report: the reports it was merged from. */
   mergedFrom: z.array(z.string()).optional(),
 });

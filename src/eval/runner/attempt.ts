@@ -127,6 +127,10 @@ export async function runAttempt(
       assertions.push(...unsettledAssertions(body, assertions.length, "did not settle before the case's deadline"));
     }
     closeContext(body);
+    if (options.mode === "mock" && options.keep) {
+      const problem = keepRuns(store, options.keep);
+      if (problem) errors.push(problem);
+    }
     const exhausted = scriptExhausted(run.log.events);
     if (exhausted) errors.push(`the mock script ran out: ${exhausted}`);
     // Sub-agents and judges are runs of their own: a script of theirs that runs out fails the case too.
@@ -182,6 +186,19 @@ export async function runAttempt(
     // Aborting costs a DOMException; the controller is aborted only by a timeout, which already did.
     if (prepared.tempDir) rmSync(prepared.tempDir, { recursive: true, force: true });
   }
+}
+
+/** Copies every run of the case's memory store into the kept store; a problem, if one could not be kept. */
+function keepRuns(from: RunStore, to: RunStore): string | undefined {
+  for (const { runId } of from.list()) {
+    try {
+      if (to.lastSeq(runId) > 0) return `could not keep run ${runId}: the store already holds a run with that id (give --keep-runs a new file)`;
+      to.append(from.read(runId));
+    } catch (error) {
+      return `could not keep run ${runId}: ${errorMessage(error)}`;
+    }
+  }
+  return undefined;
 }
 
 /** Which responses a script left unused, and how to say they are spare on purpose; undefined when none or allowed. */

@@ -88,7 +88,10 @@ export async function runCases(cases: readonly PlannedCase[], options: RunCasesO
     }
   };
   try {
-    const concurrency = Math.max(1, options.concurrency ?? defaultConcurrency(options.mode));
+    // --bail under --mock runs the cases one at a time, in order: which cases ran and which
+    // were skipped is then the same on every run, and none is left finishing after the stop.
+    // (Under --live, cases already in flight when the stop comes finish and are reported.)
+    const concurrency = options.mode === "mock" && options.bail ? 1 : Math.max(1, options.concurrency ?? defaultConcurrency(options.mode));
     await runInScope(scope, () => Promise.all(Array.from({ length: Math.min(concurrency, total || 1) }, worker)));
     // Timers already due (a case's setTimeout(..., 0), an eval file's top-level one) run before
     // the verdict, so what they throw or try is in the report rather than after it.
