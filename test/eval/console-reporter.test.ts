@@ -91,7 +91,7 @@ describe("the console reporter", () => {
         " ✗ eval/a.eval.ts > bad score 0.50",
         '     ✗ calledTool("x"): x was never called; calls: none',
         "     ! timed out after 50 ms",
-        "     run eval_bad: completed, 1 step(s), 0 tool call(s)",
+        "     run eval_bad: completed, 1 step(s), 0 tool call(s) · kept in memory only (--keep-runs <file.db> keeps it for retrace trace)",
         "",
         "Cases  1 passed · 1 failed · 1 file(s) not loaded (2)",
         "Score  0.75   Time  1.23 s",

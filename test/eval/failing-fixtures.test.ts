@@ -10,7 +10,9 @@ import { readJsonReport, retrace, tempDir, type CliRun } from "./cli-helpers.js"
 const expected: Record<string, RegExp> = {
   "calledTool fails when the tool never ran": /calledTool\("calculator"\): calculator was never called; calls: none/,
   "calledTool fails when the only call failed": /calculator was requested 1 time but never ran to completion: .*failed: threw/,
-  "calledToolWith fails on other arguments": /no call of calculator had arguments matching \{"expression":"3 \+ 3"\}; calls: calculator\(\{"expression":"2 \+ 2"\}\) finished/,
+  "calledToolWith fails on other arguments":
+    /no call of calculator had arguments matching \{"expression":"3 \+ 3"\}; the nearest, \S+, differs at expression: expected "3 \+ 3", got "2 \+ 2"; calls: calculator\(\{"expression":"2 \+ 2"\}\) finished/,
+  "check on large data shows where it differs": /^check\(.*\): at key42\.value: expected 42, got 41 \(expected \{/,
   "notCalledTool fails when the tool ran": /notCalledTool\("calculator"\): calculator was called 1 time/,
   "toolWasBlocked fails when the call ran": /toolWasBlocked\("calculator"\): calculator was not blocked: .*finished/,
   "toolWasBlocked fails on another reason": /write_file was blocked with mode_blocked, expected policy_denied/,
@@ -95,6 +97,12 @@ describe("the failing fixtures", () => {
     expect(reasons.join("\n")).toMatch(message);
     // The console says the same thing as the JSON report.
     expect(run.stdout).toContain(name);
+  });
+
+  it("an equality failure's details carry the differing paths and both values, for the JSON report", () => {
+    const assertion = report.cases.find((item) => item.name === "check on large data shows where it differs")?.attempts[0]?.assertions[0];
+    expect((assertion?.details as { differences: unknown }).differences).toEqual([{ path: "key42.value", expected: 42, actual: 41 }]);
+    expect(run.stdout).toContain("at key42.value: expected 42, got 41");
   });
 
   it("covers every assertion of t", () => {

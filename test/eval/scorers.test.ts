@@ -28,6 +28,7 @@ import {
   toolTrajectoryScorer,
 } from "../../scorers/index.js";
 import { viewRun } from "../../src/journal/index.js";
+import { deepEqual, differences, matchesPartial } from "../../scorers/support.js";
 import { checkResult, defineScorer } from "../../src/scoring/index.js";
 import { type JudgeService, type Scorer } from "../../src/contracts/index.js";
 import type { RunEvent } from "../../src/contracts/index.js";
@@ -240,6 +241,25 @@ describe("run and log scorers", () => {
       reason: "cannot check tokens (1 model call(s) reported no usage); within budget: steps 2 of 5",
     });
     expect(score(budgetsScorer, { events: unknownUsage, options: { maxTokens: 10 } })).toMatchObject({ pass: false, reason: "over budget: tokens 15 of 10" });
+  });
+});
+
+describe("structural differences", () => {
+  it("exact names the first differing paths and both values, in the reason and the details", () => {
+    const result = score(exactScorer, { value: { a: { b: [1, 2, 4] }, c: "x", d: 1 }, expected: { a: { b: [1, 2, 3] }, c: "x", e: 2 } });
+    expect(result.reason).toMatch(/^at a\.b\[2\]: expected 3, got 4; at d: expected \(no such key\), got 1; at e: expected 2, got \(missing\)/);
+    expect(result.details).toMatchObject({ differences: [{ path: "a.b[2]", expected: 3, actual: 4 }, { path: "d" }, { path: "e" }] });
+    expect(score(exactScorer, { value: "the quick brown fox", expected: "the quick red fox" }).reason).toMatch(/^first difference at character 10: expected "the quick red fox", got "the quick brown fox"/);
+  });
+
+  it("differences is empty exactly when deepEqual holds (strict), and when matchesPartial holds (partial)", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        expect(differences(a, b).length === 0).toBe(deepEqual(a, b));
+        expect(differences(a, b, "partial").length === 0).toBe(matchesPartial(b, a));
+        expect(differences(a, a)).toEqual([]);
+      }),
+    );
   });
 });
 
