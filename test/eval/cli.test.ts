@@ -52,7 +52,7 @@ describe.concurrent("retrace eval-test", () => {
     const second = await retrace(["eval-test", "eval/", "--mock", "--concurrency", "1", "--reporter", `json=${join(out, "b.json")}`]);
     expect([first.code, second.code]).toEqual([0, 0]);
     const strip = (file: string) =>
-      readJsonReport(file).cases.map((result) => ({ ...result, attempts: result.attempts.map(({ durationMs: _duration, ...attempt }) => attempt) }));
+      readJsonReport(file).cases.map((result) => ({ ...result, attempts: result.attempts.map(({ durationMs: _duration, startedMs: _started, ...attempt }) => attempt) }));
     expect(strip(join(out, "b.json"))).toEqual(strip(join(out, "a.json")));
   }, processes(4));
 

@@ -302,7 +302,12 @@ describe("value scorers", () => {
   it("json-schema validates data or the JSON in a text, against a JSON Schema or a zod schema", () => {
     const schema = { type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"] };
     expect(score(jsonSchemaScorer, { value: '```json\n{"n": 3}\n```', expected: schema }).pass).toBe(true);
-    expect(score(jsonSchemaScorer, { value: { n: 0 }, expected: schema }).reason).toMatch(/^invalid at n: /);
+    expect(score(jsonSchemaScorer, { value: { n: 0 }, expected: schema }).reason).toMatch(/^invalid: at n: /);
+    // Every violation is reported, not only the first.
+    const person = { type: "object", properties: { age: { type: "integer" }, email: { type: "string" } }, required: ["age", "email"] };
+    const both = score(jsonSchemaScorer, { value: { age: "old" }, expected: person });
+    expect(both.reason).toMatch(/^2 violations: at age: .*; at email: /);
+    expect(both.details).toMatchObject({ issues: [{ path: "age" }, { path: "email" }] });
     expect(score(jsonSchemaScorer, { value: "not json", expected: schema }).reason).toMatch(/^the text is not JSON/);
     expect(score(jsonSchemaScorer, { value: { n: "x" }, expected: z.object({ n: z.string() }) }).pass).toBe(true);
   });

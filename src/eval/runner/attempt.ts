@@ -41,6 +41,8 @@ export async function runAttempt(
   options: RunCasesOptions,
   suite: SuiteScope,
   deadlines: Deadlines,
+  /** When the suite's cases began (performance.now()), so attempts say when they started. */
+  origin = 0,
 ): Promise<{ attempt: AttemptResult; scope: CaseScope | undefined }> {
   const spec = task.planned.case;
   const started = performance.now();
@@ -60,6 +62,7 @@ export async function runAttempt(
         status: "error",
         score: null,
         durationMs: performance.now() - started,
+        startedMs: started - origin,
         assertions: [],
         errors: [describeSetupError(error)],
         notes: [],
@@ -148,6 +151,8 @@ export async function runAttempt(
     const score = values.length ? mean(values) : null;
     const gateFailed = assertions.some((assertion) => assertion.severity === "gate" && assertion.status === "failed");
     if (score === null && assertions.length > 0) errors.push("every assertion was skipped; nothing was checked");
+    // Any error so far means the verdict did not come (only) from the assertions.
+    const decided = score !== null && errors.length === 0;
     if (score !== null && score < threshold) errors.push(`score ${score.toFixed(2)} is below the threshold ${threshold}`);
     return {
       scope,
@@ -157,8 +162,10 @@ export async function runAttempt(
         status: gateFailed || errors.length > 0 ? "failed" : "passed",
         score,
         durationMs: performance.now() - started,
+        startedMs: started - origin,
         assertions,
         errors,
+        scored: decided,
         notes,
         run: digest(body.run),
         judgeRuns,
@@ -173,6 +180,7 @@ export async function runAttempt(
         status: error instanceof RetraceError && error.code === "config_invalid" ? "error" : "failed",
         score: null,
         durationMs: performance.now() - started,
+        startedMs: started - origin,
         assertions: [],
         errors: [...errors, `the case could not run: ${errorMessage(error)}`],
         notes,

@@ -35,6 +35,7 @@ export async function runCases(cases: readonly PlannedCase[], options: RunCasesO
   const scope = options.scope ?? options.guard?.scope ?? suiteScope(options.mode === "mock");
   const ownGuard = options.mode === "mock" && !options.guard ? new NetworkGuard(scope) : undefined;
   const deadlines = new Deadlines();
+  const origin = performance.now();
   ownGuard?.install();
   // An error a case's code throws (or a promise it rejects) and never handles fails that case,
   // instead of ending the process with a code the report does not show.
@@ -80,7 +81,7 @@ export async function runCases(cases: readonly PlannedCase[], options: RunCasesO
   };
   const worker = async (): Promise<void> => {
     for (let task = take(); task; task = take()) {
-      const finished = await runAttempt(task, setup, options, scope, deadlines);
+      const finished = await runAttempt(task, setup, options, scope, deadlines, origin);
       // --bail reacts at once; a late error can only add a failure.
       if (finished.attempt.status !== "passed") noteFailure(task.index);
       finishing.push({ task, ...finished });
@@ -157,6 +158,7 @@ function finalise(attempt: AttemptResult, scope: CaseScope | undefined): Attempt
   return {
     ...attempt,
     status: attempt.status === "error" ? "error" : "failed",
+    scored: false,
     errors: [
       ...attempt.errors,
       ...scope.attempts.map((target) => `network request under --mock: ${target}; mock runs never touch the network (mock the tool, or run with --live)`),
