@@ -1,11 +1,13 @@
 import { digest, frozenDigest } from "../canonical/index.js";
 import type { RunContext } from "../context/index.js";
 import { RunError } from "../errors/index.js";
-import { identityOf, type ErrorInfo, type EventOf, type LlmResponse } from "../contracts/index.js";
-import { RunLog } from "../store/index.js";
+import { identityOf, type ErrorInfo, type EventOf, type LlmResponse, type RunEvent } from "../contracts/index.js";
+import { RunLog, type LogPayload, type RunLogOptions } from "../store/index.js";
+import { eventRedactor } from "../redaction/index.js";
 import { type RunStore } from "../contracts/index.js";
 import { toolSpecs } from "../tools/index.js";
 import type { AgentDefinition, TurnOutcome } from "./definition.js";
+import { parseArguments } from "./arguments.js";
 import { childRunId, subAgentDefinition, type SubAgentTool } from "./sub-agent.js";
 import { modelStep } from "./model-step.js";
 import { runPendingCalls } from "./tool-batch.js";
@@ -62,7 +64,7 @@ export class AgentRun {
     },
   ): AgentRun {
     const runId = options.runId ?? options.context.ids.runId();
-    const log = RunLog.create(runId, options.store, options.context.clock);
+    const log = RunLog.create(runId, options.store, options.context.clock, logOptions(agent));
     log.append<"run.started">({
       type: "run.started",
       agent: { name: agent.name, digest: agentDigest(agent) },
@@ -76,7 +78,7 @@ export class AgentRun {
   }
 
   static open(agent: AgentDefinition, runId: string, options: { store: RunStore; context: RunContext }): AgentRun {
-    const log = RunLog.open(runId, options.store, options.context.clock);
+    const log = RunLog.open(runId, options.store, options.context.clock, logOptions(agent));
     if (log.events.length === 0) throw new RunError("run_not_found", "no such run in this store", { runId });
     return new AgentRun(agent, log, options.context);
   }
@@ -86,21 +88,26 @@ export class AgentRun {
   }
 
   async send(message: string, options: TurnOptions = {}): Promise<TurnOutcome> {
-    const status = this.log.state.status;
-    if (status === "waiting") {
+    const state = this.log.state;
+    if (state.status === "waiting") {
       throw new RunError("run_waiting", "the run is waiting for an approval; decide it and resume before sending another message", {
         runId: this.runId,
       });
     }
+    if (state.status === "running" && state.turns > 0) {
+      // A turn with no outcome (a crash, or a send still being driven): a new message now
+      // would land mid-turn, before the calls and the answer the turn still owes.
+      throw new RunError(
+        "run_unfinished",
+        `the run's last turn has no outcome yet (it was interrupted, or is still running); continue it with \`retrace resume ${this.runId}\` (AgentRun.resume()) before sending another message`,
+        { runId: this.runId },
+      );
+    }
     const firings = this.agent.guardrails?.checkInput(message) ?? [];
     const blocking = firings.filter((firing) => firing.action === "block");
     if (blocking.length > 0) {
-      // The message never enters the conversation: a later turn must not see it either.
-      this.log.appendAll(firings);
-      return this.#finish("failed", {
-        code: "guardrail_blocked",
-        message: `the input was blocked before any model call: ${blocking.map((firing) => `${firing.rule} (${firing.detail})`).join("; ")}`,
-      });
+      // The text is logged (a replay re-sends it, views show it) but never enters the conversation.
+      return this.#finish("failed", blockedInput(blocking), [{ type: "message", role: "user", content: message, blocked: true }, ...firings]);
     }
     this.log.appendAll([...firings, { type: "message", role: "user", content: message }]);
     return this.#drive(options);
@@ -110,6 +117,9 @@ export class AgentRun {
   async resume(options: TurnOptions = {}): Promise<TurnOutcome> {
     const status = this.log.state.status;
     if (status === "completed" || status === "failed") return this.#outcome();
+    if (this.log.state.turns === 0) {
+      throw new RunError("run_no_turn", "the run has no turn to continue (it stopped before its first message was logged); send the message again", { runId: this.runId });
+    }
     if (status === "waiting") this.log.append<"run.resumed">({ type: "run.resumed" });
     return this.#drive(options);
   }
@@ -131,16 +141,20 @@ export class AgentRun {
         });
         return this.#outcome();
       }
-      if (this.log.state.turnSteps >= this.agent.maxSteps) {
+      const state = this.log.state;
+      // A crash after a blocked input was logged but before its outcome: it ends as it began.
+      if (state.inputBlocked) return this.#finish("failed", blockedInput(this.#turnGuardrails("input").filter((firing) => firing.action === "block")));
+      // A crash after the turn's answer was logged but before run.finished: finish it, never
+      // re-ask — checked before the step limit, which the answering step may have reached.
+      const last = state.messages.at(-1);
+      if (last?.role === "assistant" && last.toolCalls.length === 0 && state.pendingLlm === undefined) {
+        return this.#finish("completed");
+      }
+      if (state.turnSteps >= this.agent.maxSteps) {
         return this.#finish("failed", {
           code: "max_steps",
           message: `the agent used its ${this.agent.maxSteps} step(s) without finishing the turn`,
         });
-      }
-      // A crash after the turn's answer was logged but before run.finished: finish it, never re-ask.
-      const last = this.log.state.messages.at(-1);
-      if (last?.role === "assistant" && last.toolCalls.length === 0 && this.log.state.pendingLlm === undefined) {
-        return this.#finish("completed");
       }
       const step = await modelStep({
         agent: this.agent,
@@ -173,23 +187,28 @@ export class AgentRun {
     }
   }
 
-  #finish(status: "completed" | "failed", error?: ErrorInfo): TurnOutcome {
+  /**
+   * Ends the turn in one append — `leading` events, calls that will not run, the output
+   * guardrails' firings and `run.finished` — so a crash leaves the turn either open or ended,
+   * never half-checked.
+   */
+  #finish(status: "completed" | "failed", error?: ErrorInfo, leading: LogPayload[] = []): TurnOutcome {
+    const events: LogPayload[] = [...leading];
     // Calls the turn never got to must not run later, after some other message.
     const unrun = this.log.state.pendingCalls.filter((call) => call.phase === "requested");
-    if (unrun.length) {
-      this.log.appendAll(
-        unrun.map((call) => ({
-          type: "tool.failed" as const,
-          callId: call.callId,
-          name: call.name,
-          error: { kind: "not_run" as const, message: `the turn ended (${error?.code ?? status}) before this call ran` },
-        })),
-      );
+    for (const call of unrun) {
+      events.push({
+        type: "tool.failed",
+        callId: call.callId,
+        name: call.name,
+        error: { kind: "not_run", message: `the turn ended (${error?.code ?? status}) before this call ran` },
+      });
     }
     let output = status === "completed" ? this.log.state.output : "";
     if (status === "completed" && this.agent.guardrails) {
       const checked = this.agent.guardrails.checkOutput(output);
-      if (checked.firings.length) this.log.appendAll(checked.firings);
+      // A log from before finishing was one append may hold this answer's firings already.
+      if (checked.firings.length && this.#turnGuardrails("output").length === 0) events.push(...checked.firings);
       const blocking = checked.firings.filter((firing) => firing.action === "block");
       if (blocking.length > 0) {
         status = "failed";
@@ -198,7 +217,7 @@ export class AgentRun {
       } else output = checked.text;
     }
     const state = this.log.state;
-    this.log.append<"run.finished">({
+    events.push({
       type: "run.finished",
       status,
       output,
@@ -207,7 +226,20 @@ export class AgentRun {
       cost: state.cost,
       steps: state.steps,
     });
+    this.log.appendAll(events);
     return this.#outcome();
+  }
+
+  /** Guardrail firings of one direction logged since the current turn's last answer (input: since its message). */
+  #turnGuardrails(direction: "input" | "output"): EventOf<"guardrail">[] {
+    const found: EventOf<"guardrail">[] = [];
+    const events = this.log.events;
+    for (let index = events.length - 1; index >= 0; index--) {
+      const event = events[index] as RunEvent;
+      if (event.type === "message" || event.type === "run.finished" || (direction === "output" && event.type === "llm.finished")) break;
+      if (event.type === "guardrail" && event.direction === direction) found.unshift(event);
+    }
+    return found;
   }
 
   #outcome(): TurnOutcome {
@@ -224,13 +256,15 @@ export class AgentRun {
   }
 }
 
-function parseArguments(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (text.trim() === "") return { ok: true, value: {} };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
+function logOptions(agent: AgentDefinition): RunLogOptions {
+  return agent.redaction ? { redact: eventRedactor(agent.redaction) } : {};
+}
+
+function blockedInput(blocking: readonly Pick<EventOf<"guardrail">, "rule" | "detail">[]): ErrorInfo {
+  return {
+    code: "guardrail_blocked",
+    message: `the input was blocked before any model call: ${blocking.map((firing) => `${firing.rule} (${firing.detail})`).join("; ")}`,
+  };
 }
 
 /** Starts the call's child run, or continues it if the log already has one (after a pause). */
@@ -238,6 +272,10 @@ function runChild(tool: SubAgentTool, task: string, parent: RunLog, callId: stri
   const runId = childRunId(parent.runId, callId);
   const options = { store: parent.store, context };
   const child = subAgentDefinition(tool);
-  if (parent.store.lastSeq(runId) > 0) return AgentRun.open(child, runId, options).resume();
+  if (parent.store.lastSeq(runId) > 0) {
+    const opened = AgentRun.open(child, runId, options);
+    // A crash between the child's start and its task: the task is the turn it still owes.
+    return opened.log.state.turns === 0 ? opened.send(task) : opened.resume();
+  }
   return AgentRun.start(child, { ...options, runId, parent: { runId: parent.runId, callId } }).send(task);
 }

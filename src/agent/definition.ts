@@ -37,6 +37,8 @@ export interface AgentDefinition {
   guardrails?: GuardrailChecks;
   /** The configuration as recorded in `run.started`, secrets already redacted. */
   config?: JsonValue;
+  /** What the run log removes from every event: known key values, and credential-looking text unless `patterns` is false. */
+  redaction?: { secrets: readonly string[]; patterns?: boolean };
 }
 
 export interface TurnOutcome {

@@ -1,7 +1,7 @@
 import { ProviderError, RetraceError } from "../errors/index.js";
 import { digest } from "../canonical/index.js";
-import { identityOf, type EventOf, type EventPayload, type LlmRequest, type LlmResponse, type ToolSpec } from "../contracts/index.js";
-import type { RunLog } from "../store/index.js";
+import { identityOf, type EventOf, type LlmRequest, type LlmResponse, type ToolSpec } from "../contracts/index.js";
+import { RunLog, type LogPayload } from "../store/index.js";
 import { requestKey } from "../keys/index.js";
 import { toolSpecs } from "../tools/index.js";
 import type { AgentDefinition } from "./definition.js";
@@ -16,9 +16,9 @@ export interface StepEnvironment {
   onRetry?: (failure: { attempt: number; message: string; retryInMs: number }) => void;
 }
 
-/** A model answer, not yet in the log: the caller writes it together with the calls it asks for. */
+/** A model answer, not yet in the log: the caller writes it together with the calls it asks for (the log adds its duration). */
 export type StepOutcome =
-  | { ok: true; finished: EventPayload<"llm.finished"> }
+  | { ok: true; finished: Extract<LogPayload, { type: "llm.finished" }> }
   | { ok: false; error: { code: string; message: string } };
 
 export function buildRequest(agent: AgentDefinition, log: RunLog): LlmRequest {
@@ -41,6 +41,12 @@ const MAX_BACKOFF_MS = 30_000;
  * `llm.started` marker before the call, then `llm.failed` (with the delay before the next
  * attempt, or null when the agent gives up) — or the answer, which the caller logs as
  * `llm.finished` in one append with the calls it asks for.
+ *
+ * The step continues from the log, so a resumed run makes exactly the calls the
+ * uninterrupted run would have: an attempt whose marker is logged but whose outcome is not
+ * (a crash during the call) is made again under that same marker; after a logged failure the
+ * step waits its logged delay and makes the next attempt, with the retry budget what is left
+ * of it; a failure that gave up ends the step with that failure.
  */
 export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
   const { agent, log } = env;
@@ -48,29 +54,37 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
   const key = requestKey(identityOf(agent.model), request);
   const step = log.state.steps + 1;
   const maxRetries = agent.maxRetries ?? 2;
-  for (let attempt = 1; ; attempt++) {
-    log.append<"llm.started">({ type: "llm.started", step, attempt, requestKey: key, request });
-    const startedAt = log.now();
+  let attempt = 1;
+  let interrupted = log.state.pendingLlm?.step === step ? log.state.pendingLlm : undefined;
+  const failure = log.state.stepFailure;
+  if (interrupted) attempt = interrupted.attempt;
+  else if (failure) {
+    if (failure.retryInMs === null) return { ok: false, error: { code: failure.error.code, message: failure.error.message } };
+    await env.sleep(failure.retryInMs);
+    attempt = failure.attempt + 1;
+  }
+  for (; ; attempt++) {
+    const started = interrupted ?? log.append<"llm.started">({ type: "llm.started", step, attempt, requestKey: key, request });
+    interrupted = undefined;
+    // The provider's "now" (an HTTP-date retry-after) is the attempt's logged start.
+    const startedAt = RunLog.timeOf(started);
     try {
-      const response = await agent.model.generate(request, {
+      const response = await agent.model.generate(started.request, {
         callIndex: log.state.llmCalls,
         attempt,
-        now: () => log.now(),
+        now: () => startedAt,
         ...(env.signal ? { signal: env.signal } : {}),
         ...(env.onTextDelta ? { onTextDelta: env.onTextDelta } : {}),
       });
       const answer = withUniqueCallIds(response, log);
       // Unknown usage is an unknown cost, never $0.
       const cost = agent.cost && answer.usage ? agent.cost(agent.model.model, answer.usage) : null;
-      return {
-        ok: true,
-        finished: { type: "llm.finished", step, attempt, requestKey: key, response: answer, cost, durationMs: Math.max(0, log.now() - startedAt) },
-      };
+      return { ok: true, finished: { type: "llm.finished", step, attempt, requestKey: started.requestKey, response: answer, cost } };
     } catch (error) {
       const failure = describeFailure(error);
       const retryable = error instanceof ProviderError && error.retryable && attempt <= maxRetries && !env.signal?.aborted;
       const retryInMs = retryable ? backoff(error, attempt, agent.retryBaseMs ?? 500, jitter(env.seed, log.runId, step, attempt)) : null;
-      log.append<"llm.failed">({ type: "llm.failed", step, attempt, requestKey: key, error: failure, retryInMs });
+      log.append<"llm.failed">({ type: "llm.failed", step, attempt, requestKey: started.requestKey, error: failure, retryInMs });
       if (retryInMs === null) return { ok: false, error: { code: failure.code, message: failure.message } };
       env.onRetry?.({ attempt, message: failure.message, retryInMs });
       await env.sleep(retryInMs);

@@ -3,8 +3,9 @@ import type { RunContext } from "../context/index.js";
 import { RetraceError } from "../errors/index.js";
 import type { EventOf, EventPayload, RetrievedChunk, ToolErrorKind } from "../contracts/index.js";
 import type { PendingCall } from "../journal/index.js";
-import type { RunLog } from "../store/index.js";
+import { RunLog, type LogPayload } from "../store/index.js";
 import type { AnyTool, ToolContext } from "../tools/index.js";
+import { parseArguments } from "./arguments.js";
 import type { AgentDefinition, TurnOutcome } from "./definition.js";
 import type { CallVerdict, PreparedCall } from "./gate.js";
 import { isSubAgent, type SubAgentTool } from "./sub-agent.js";
@@ -35,7 +36,9 @@ function prepare(call: PendingCall, tools: ReadonlyMap<string, AnyTool>): Prepar
     return { kind: "unknown_tool", message: `no tool named "${call.name}"; available: ${known.length ? known.join(", ") : "(none)"}` };
   }
   if (call.rawArgs !== undefined) {
-    return { kind: "invalid_arguments", message: `arguments are not valid JSON: ${truncate(call.rawArgs, 200)}` };
+    const parsed = parseArguments(call.rawArgs);
+    const problem = parsed.ok ? "arguments could not be read" : parsed.problem;
+    return { kind: "invalid_arguments", message: `${problem}: ${truncate(call.rawArgs, 200)}` };
   }
   const parsed = tool.input.safeParse(call.args ?? {});
   if (!parsed.success) {
@@ -75,11 +78,14 @@ async function execute(call: PreparedCall, log: RunLog, context: RunContext, sig
     const reason = child.error ? `${child.error.code}: ${child.error.message}` : "it failed";
     return { retrievals, outcome: { kind: "failed", error: { kind: "child_failed", message: `child run ${child.runId} failed: ${reason}` } } };
   }
+  // The call's time is the logged start of the call: a resumed re-run sees the same time.
+  const started = log.events.findLast((event) => event.type === "tool.started" && event.callId === call.callId);
+  const startedAt = started ? RunLog.timeOf(started) : (log.latestTime() ?? 0);
   const toolContext: ToolContext = {
     runId: log.runId,
     callId: call.callId,
     signal,
-    now: () => log.now(),
+    now: () => startedAt,
     recordRetrieval(query: string, chunks: RetrievedChunk[]) {
       retrievals.push({ type: "retrieval", callId: call.callId, tool: call.name, query, chunks });
     },
@@ -100,17 +106,44 @@ async function execute(call: PreparedCall, log: RunLog, context: RunContext, sig
   }
 }
 
-/** Runs calls concurrently and writes their outcomes in call order. */
+/**
+ * Runs calls concurrently and writes their outcomes in call order. Each call settles on its
+ * own: one that rejects (a child run that threw) becomes that call's failure, never the loss of
+ * its siblings' outcomes. An outcome the log cannot store (a NaN retrieval score, a value
+ * canonical JSON would change) becomes a `tool.failed` saying why, so the run never stops at
+ * `tool.started` with an exception.
+ */
 async function executeAll(calls: readonly PreparedCall[], log: RunLog, context: RunContext, signal: AbortSignal, runChild: ChildRunner): Promise<BatchOutcome> {
-  const executed = await Promise.all(calls.map((call) => execute(call, log, context, signal, runChild)));
-  const outcomes: EventPayload[] = [];
+  const settled = await Promise.allSettled(calls.map((call) => execute(call, log, context, signal, runChild)));
+  const outcomes: LogPayload[] = [];
   const waiting: Extract<Outcome, { kind: "waiting" }>[] = [];
   calls.forEach((call, index) => {
-    const { retrievals, outcome } = executed[index] as Executed;
-    outcomes.push(...retrievals);
-    if (outcome.kind === "finished") outcomes.push({ type: "tool.finished", callId: call.callId, name: call.name, result: outcome.result });
-    else if (outcome.kind === "failed") outcomes.push({ type: "tool.failed", callId: call.callId, name: call.name, error: outcome.error });
-    else waiting.push(outcome);
+    const result = settled[index] as PromiseSettledResult<Executed>;
+    if (result.status === "rejected") {
+      outcomes.push({ type: "tool.failed", callId: call.callId, name: call.name, error: { kind: isSubAgent(call.tool) ? "child_failed" : "threw", message: describeThrown(result.reason) } });
+      return;
+    }
+    const { retrievals, outcome } = result.value;
+    if (outcome.kind === "waiting") {
+      waiting.push(outcome);
+      return;
+    }
+    const events: LogPayload[] = [
+      ...retrievals,
+      outcome.kind === "finished"
+        ? { type: "tool.finished", callId: call.callId, name: call.name, result: outcome.result }
+        : { type: "tool.failed", callId: call.callId, name: call.name, error: outcome.error },
+    ];
+    const refused = log.refusal(events);
+    if (refused === undefined) outcomes.push(...events);
+    else {
+      outcomes.push({
+        type: "tool.failed",
+        callId: call.callId,
+        name: call.name,
+        error: { kind: "invalid_result", message: `the outcome of ${call.name} cannot be stored in the run log: ${refused}` },
+      });
+    }
   });
   if (outcomes.length) log.appendAll(outcomes);
   const first = waiting[0];
@@ -129,7 +162,7 @@ async function settleStarted(tools: ReadonlyMap<string, AnyTool>, log: RunLog, c
   const started = log.state.pendingCalls.filter((call) => call.phase === "started");
   if (started.length === 0) return { paused: false };
   const rerun: PreparedCall[] = [];
-  const unknown: EventPayload[] = [];
+  const unknown: LogPayload[] = [];
   for (const call of started) {
     const prepared = prepare(call, tools);
     if (!("kind" in prepared) && (isSubAgent(prepared.tool) || prepared.tool.idempotent)) rerun.push(prepared);
@@ -164,7 +197,7 @@ export async function runPendingCalls(
   if (pending.length === 0) return { paused: false };
 
   const prepared: PreparedCall[] = [];
-  const failures: EventPayload[] = [];
+  const failures: LogPayload[] = [];
   for (const call of pending) {
     const result = prepare(call, tools);
     if ("kind" in result) failures.push({ type: "tool.failed", callId: call.callId, name: call.name, error: result });
@@ -180,7 +213,7 @@ export async function runPendingCalls(
   // One undecided call holds the whole batch: nothing runs until every call is decided.
   if (waiting.length > 0) return { paused: true, reason: "approval", pending: waiting };
 
-  const blocked: EventPayload[] = [];
+  const blocked: LogPayload[] = [];
   const toRun: PreparedCall[] = [];
   prepared.forEach((call, index) => {
     const verdict = verdicts[index] ?? { action: "run" };
@@ -192,6 +225,6 @@ export async function runPendingCalls(
   if (toRun.length === 0) return { paused: false };
 
   // The start markers land before anything runs: after a crash, the log tells which calls may have had effects.
-  log.appendAll(toRun.map((call) => ({ type: "tool.started", callId: call.callId, name: call.name }) as EventPayload));
+  log.appendAll(toRun.map((call): LogPayload => ({ type: "tool.started", callId: call.callId, name: call.name })));
   return executeAll(toRun, log, context, signal, runChild);
 }

@@ -11,7 +11,7 @@ import { costOf } from "../providers/pricing/index.js";
 import { createBuiltinTool } from "../tools/builtin/index.js";
 import type { AnyTool } from "../tools/index.js";
 import { loadConfig, type LoadedConfig } from "./load.js";
-import { redactSecrets } from "../redaction/index.js";
+import { PROVIDER_KEY_VARIABLES, redactSecrets, secretValues } from "../redaction/index.js";
 import type { AgentConfig, ToolEntry } from "./schema.js";
 
 export interface BuildOptions {
@@ -124,7 +124,6 @@ function buildGovernance(loaded: LoadedConfig, approver: Approver | undefined): 
         output: {
           block: config.guardrails.output.block,
           warn: config.guardrails.output.warn,
-          redactSecrets: config.guardrails.output.redact_secrets,
           redact: config.guardrails.output.redact,
         },
       })
@@ -144,7 +143,7 @@ function buildGovernance(loaded: LoadedConfig, approver: Approver | undefined): 
   return { gate, ...(guardrails ? { guardrails } : {}) };
 }
 
-async function buildSubAgents(loaded: LoadedConfig, options: BuildOptions, depth: number): Promise<AnyTool[]> {
+async function buildSubAgents(loaded: LoadedConfig, options: BuildOptions, depth: number, secrets: readonly string[]): Promise<AnyTool[]> {
   const tools: AnyTool[] = [];
   for (const [name, entry] of Object.entries(loaded.config.agents)) {
     if (depth >= MAX_AGENT_DEPTH) {
@@ -156,14 +155,25 @@ async function buildSubAgents(loaded: LoadedConfig, options: BuildOptions, depth
       throw new ConfigError(`under --mock, sub-agent ${name} needs a mock script (agents.${name}.mock)`, { file: loaded.file, path: `agents.${name}.mock` });
     }
     const { mock: _parentMock, model: _parentModel, tools: _parentTools, ...inherited } = options;
-    const child = await buildAgentAt(childLoaded, { ...inherited, ...(childMock ? { mock: resolve(loaded.baseDir, childMock) } : {}) }, depth + 1);
+    const child = await buildAgentAt(childLoaded, { ...inherited, ...(childMock ? { mock: resolve(loaded.baseDir, childMock) } : {}) }, depth + 1, secrets);
     tools.push(subAgentTool(name, child, entry.description));
   }
   return tools;
 }
 
 export async function buildAgent(loaded: LoadedConfig, options: BuildOptions = {}): Promise<AgentDefinition> {
-  return buildAgentAt(loaded, options, 0);
+  return buildAgentAt(loaded, options, 0, []);
+}
+
+/**
+ * The key values this agent's runs must never record: those of its config's secret-named keys
+ * (`api_key`, resolved), of the secret-named variables it refers to, of the provider variables,
+ * and of every agent above it (a parent's key may reach a child in its task).
+ */
+function knownSecrets(loaded: LoadedConfig, options: BuildOptions, inherited: readonly string[]): string[] {
+  const env = options.env ?? process.env;
+  const fromEnv = PROVIDER_KEY_VARIABLES.flatMap((name) => (env[name] ? [env[name]] : []));
+  return [...new Set([...inherited, ...secretValues(loaded.config), ...(loaded.secrets ?? []), ...fromEnv])].sort();
 }
 
 /** What the schema cannot see: names that must refer to tools the agent really has. */
@@ -185,10 +195,11 @@ function checkToolNames(loaded: LoadedConfig, tools: readonly AnyTool[]): void {
   }
 }
 
-async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: number): Promise<AgentDefinition> {
+async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: number, inherited: readonly string[]): Promise<AgentDefinition> {
   const { config } = loaded;
+  const secrets = knownSecrets(loaded, options, inherited);
   const model = await buildModel(loaded, options);
-  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor), ...(await buildSubAgents(loaded, options, depth))];
+  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor), ...(await buildSubAgents(loaded, options, depth, secrets))];
   checkToolNames(loaded, tools);
   return {
     name: config.name,
@@ -205,5 +216,6 @@ async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: 
     maxRetries: config.llm.max_retries,
     cost: configCost(config),
     config: redactSecrets(config) as JsonValue,
+    redaction: { secrets, patterns: config.guardrails?.output.redact_secrets ?? true },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { compileLinear, unsafeRegexReason } from "../patterns/index.js";
 
 const PriceSchema = z.strictObject({
   input: z.number().nonnegative(),
@@ -43,7 +44,11 @@ const RegexSchema = z.string().superRefine((pattern, context) => {
     new RegExp(pattern, "iu");
   } catch (error) {
     context.addIssue({ code: "custom", message: `not a valid regular expression: ${(error as Error).message}` });
+    return;
   }
+  // Matched in linear time when it can be; otherwise (lookarounds) by RegExp, and then checked.
+  const unsafe = compileLinear(pattern, "iu") ? undefined : unsafeRegexReason(pattern);
+  if (unsafe) context.addIssue({ code: "custom", message: `pattern ${JSON.stringify(pattern)} refused: ${unsafe}` });
 });
 
 /** Argument patterns: a string is a glob for string arguments (`**\/.env`); other values must be equal. */
@@ -90,7 +95,11 @@ export const GuardrailsSchema = z.strictObject({
     .strictObject({
       block: z.array(RegexSchema).default([]),
       warn: z.array(RegexSchema).default([]),
-      /** Replace API keys, bearer tokens and private keys in answers with [redacted]. */
+      /**
+       * Replace text that looks like a credential (API keys, bearer tokens, private keys) with
+       * [redacted] in every event the run records. false keeps such text; the values of the keys
+       * the config names are removed either way.
+       */
       redact_secrets: z.boolean().default(true),
       redact: z.array(RegexSchema).default([]),
     })

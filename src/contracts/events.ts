@@ -78,7 +78,15 @@ export const RunStartedSchema = event("run.started", {
   /** Where the CLI found the agent (paths relative to where it ran), so `resume` can rebuild it. */
   source: z.object({ config: z.string().optional(), mock: z.string().optional() }).optional(),
 });
-export const MessageEventSchema = event("message", { role: z.literal("user"), content: z.string() });
+export const MessageEventSchema = event("message", {
+  role: z.literal("user"),
+  content: z.string(),
+  /**
+   * An input guardrail stopped this turn: the text is kept (a replay re-sends it, views show
+   * it), but it never enters the conversation, so no later model request sees it.
+   */
+  blocked: z.boolean().optional(),
+});
 export const LlmStartedSchema = event("llm.started", {
   step: z.number().int().positive(),
   attempt: z.number().int().positive(),

@@ -97,7 +97,10 @@ export interface GenerateOptions {
   signal?: AbortSignal;
   /** Streaming providers report text as it arrives; the final response still holds all of it. */
   onTextDelta?: (delta: string) => void;
-  /** The run's clock (epoch ms), for anything time-relative such as an HTTP-date retry-after. */
+  /**
+   * The attempt's time (epoch ms) — the `at` of its logged `llm.started`, never a fresh clock
+   * read — for anything time-relative such as an HTTP-date retry-after.
+   */
   now?: () => number;
 }
 

@@ -3,7 +3,7 @@
  * prefix of a valid log (a crash can cut a log anywhere), and deterministic.
  */
 import { canonicalJson } from "../canonical/index.js";
-import type { ErrorInfo, RunEvent, RunStatus, EventOf } from "../contracts/index.js";
+import type { ErrorInfo, RunEvent, RunStatus, EventOf, GuardrailView, RetrievalView, ToolCallView, TurnView } from "../contracts/index.js";
 import { addUsage, emptyUsage, type AssistantMessage, type Message, type Usage } from "../contracts/index.js";
 
 export interface PendingCall {
@@ -53,6 +53,19 @@ export interface RunState {
   waiting: Pick<EventOf<"run.paused">, "pending" | "childRunId"> | undefined;
   lastSeq: number;
   turns: number;
+  /** The current step's last failed attempt, while the step has no answer: where a resume continues. */
+  stepFailure: Pick<EventOf<"llm.failed">, "attempt" | "retryInMs" | "error"> | undefined;
+  /** The current turn's input was blocked by an input guardrail: it ends without a model call. */
+  inputBlocked: boolean;
+  /** What the run view shows, kept by this same reduction so the two can never disagree. */
+  turnViews: TurnView[];
+  toolCalls: ToolCallView[];
+  retrievals: RetrievalView[];
+  guardrails: GuardrailView[];
+  /** What a run listing shows, from the same reduction: the start, the parent, the latest outcome. */
+  started: Pick<EventOf<"run.started">, "at" | "parent"> | undefined;
+  lastFinished: Pick<EventOf<"run.finished">, "output" | "usage" | "cost" | "steps"> | undefined;
+  lastAt: string | undefined;
 }
 
 export function initialState(): RunState {
@@ -75,6 +88,15 @@ export function initialState(): RunState {
     waiting: undefined,
     lastSeq: 0,
     turns: 0,
+    stepFailure: undefined,
+    inputBlocked: false,
+    turnViews: [],
+    toolCalls: [],
+    retrievals: [],
+    guardrails: [],
+    started: undefined,
+    lastFinished: undefined,
+    lastAt: undefined,
   };
 }
 
@@ -89,7 +111,40 @@ export function toolResultContent(result: unknown): string {
   return typeof result === "string" ? result : canonicalJson(result);
 }
 
-function settle(state: RunState, callId: string, name: string, content: string, isError: boolean): RunState {
+/** The current turn's view changed; a copy, so earlier states stay as they were. */
+function withTurn(state: RunState, change: Partial<TurnView>): RunState {
+  const last = state.turnViews[state.turnViews.length - 1];
+  if (!last) return state;
+  return { ...state, turnViews: [...state.turnViews.slice(0, -1), { ...last, ...change }] };
+}
+
+function withCall(state: RunState, event: { callId: string; name: string }, change: Partial<ToolCallView>): RunState {
+  const index = state.toolCalls.findIndex((call) => call.callId === event.callId);
+  if (index < 0) {
+    // A settle without a request can only come from a hand-built log; keep it visible rather than drop it.
+    const orphan: ToolCallView = {
+      callId: event.callId,
+      name: event.name,
+      args: undefined,
+      rawArgs: undefined,
+      step: 0,
+      turn: 0,
+      status: "pending",
+      result: undefined,
+      error: undefined,
+      blocked: undefined,
+      ...change,
+    };
+    return { ...state, toolCalls: [...state.toolCalls, orphan] };
+  }
+  const calls = [...state.toolCalls];
+  calls[index] = { ...(calls[index] as ToolCallView), ...change };
+  return { ...state, toolCalls: calls };
+}
+
+function settle(previous: RunState, event: { callId: string; name: string }, content: string, isError: boolean, change: Partial<ToolCallView>): RunState {
+  const state = withCall(previous, event, change);
+  const { callId, name } = event;
   return {
     ...state,
     pendingCalls: state.pendingCalls.filter((call) => call.callId !== callId),
@@ -99,11 +154,13 @@ function settle(state: RunState, callId: string, name: string, content: string, 
 }
 
 function apply(previous: RunState, event: RunEvent): RunState {
-  const state: RunState = { ...previous, lastSeq: event.seq, runId: previous.runId ?? event.runId };
+  const state: RunState = { ...previous, lastSeq: event.seq, lastAt: event.at, runId: previous.runId ?? event.runId };
   switch (event.type) {
     case "run.started":
-      return { ...state, status: "running", agentName: event.agent.name };
-    case "message":
+      return { ...state, status: "running", agentName: event.agent.name, started: { at: event.at, parent: event.parent } };
+    case "message": {
+      const turn: TurnView = { index: state.turnViews.length + 1, input: event.content, status: "running", output: "", error: undefined, steps: 0 };
+      const blocked = event.blocked === true;
       return {
         ...state,
         status: "running",
@@ -111,12 +168,22 @@ function apply(previous: RunState, event: RunEvent): RunState {
         turnSteps: 0,
         error: undefined,
         waiting: undefined,
-        messages: [...state.messages, { role: "user", content: event.content }],
+        stepFailure: undefined,
+        inputBlocked: blocked,
+        turnViews: [...state.turnViews, turn],
+        // A blocked input never enters the conversation: no later request may see it.
+        messages: blocked ? state.messages : [...state.messages, { role: "user", content: event.content }],
       };
+    }
     case "llm.started":
       return { ...state, pendingLlm: event, system: event.request.system };
     case "llm.failed":
-      return { ...state, pendingLlm: undefined, llmCalls: state.llmCalls + 1 };
+      return {
+        ...state,
+        pendingLlm: undefined,
+        llmCalls: state.llmCalls + 1,
+        stepFailure: { attempt: event.attempt, retryInMs: event.retryInMs, error: event.error },
+      };
     case "llm.finished": {
       const assistant: AssistantMessage = {
         role: "assistant",
@@ -124,8 +191,9 @@ function apply(previous: RunState, event: RunEvent): RunState {
         toolCalls: event.response.toolCalls,
       };
       return {
-        ...state,
+        ...withTurn(state, { steps: state.turnSteps + 1 }),
         pendingLlm: undefined,
+        stepFailure: undefined,
         llmCalls: state.llmCalls + 1,
         steps: state.steps + 1,
         turnSteps: state.turnSteps + 1,
@@ -138,6 +206,21 @@ function apply(previous: RunState, event: RunEvent): RunState {
     case "tool.requested":
       return {
         ...state,
+        toolCalls: [
+          ...state.toolCalls,
+          {
+            callId: event.callId,
+            name: event.name,
+            args: event.args,
+            rawArgs: event.rawArgs,
+            step: event.step,
+            turn: Math.max(1, state.turnViews.length),
+            status: "pending",
+            result: undefined,
+            error: undefined,
+            blocked: undefined,
+          },
+        ],
         pendingCalls: [
           ...state.pendingCalls,
           { callId: event.callId, name: event.name, step: event.step, args: event.args, rawArgs: event.rawArgs, phase: "requested" },
@@ -149,19 +232,16 @@ function apply(previous: RunState, event: RunEvent): RunState {
         pendingCalls: state.pendingCalls.map((call) => (call.callId === event.callId ? { ...call, phase: "started" } : call)),
       };
     case "tool.finished":
-      return settle(state, event.callId, event.name, toolResultContent(event.result), false);
+      return settle(state, event, toolResultContent(event.result), false, { status: "finished", result: event.result });
     case "tool.failed":
-      return settle(state, event.callId, event.name, `Error (${event.error.kind}): ${event.error.message}`, true);
+      return settle(state, event, `Error (${event.error.kind}): ${event.error.message}`, true, { status: "failed", error: event.error });
     case "tool.blocked":
-      return settle(state, event.callId, event.name, `Blocked (${event.reason}): ${event.detail}`, true);
+      return settle(state, event, `Blocked (${event.reason}): ${event.detail}`, true, {
+        status: "blocked",
+        blocked: { reason: event.reason, detail: event.detail },
+      });
     case "tool.unknown_outcome":
-      return settle(
-        state,
-        event.callId,
-        event.name,
-        `Error (unknown_outcome): ${event.detail}`,
-        true,
-      );
+      return settle(state, event, `Error (unknown_outcome): ${event.detail}`, true, { status: "unknown_outcome" });
     case "approval.requested":
       return {
         ...state,
@@ -205,13 +285,31 @@ function apply(previous: RunState, event: RunEvent): RunState {
         pendingApprovals: state.pendingApprovals.map((approval) => (approval.callId === event.callId ? { ...approval, expired: true } : approval)),
       };
     case "run.paused":
-      return { ...state, status: "waiting", waiting: { pending: event.pending, childRunId: event.childRunId } };
+      return { ...withTurn(state, { status: "waiting" }), status: "waiting", waiting: { pending: event.pending, childRunId: event.childRunId } };
     case "run.resumed":
-      return { ...state, status: "running", waiting: undefined };
-    case "run.finished":
-      return { ...state, status: event.status, output: event.output, error: event.error, waiting: undefined };
+      return { ...withTurn(state, { status: "running" }), status: "running", waiting: undefined };
+    case "run.finished": {
+      const current = state.turnViews[state.turnViews.length - 1];
+      // An outcome with no open turn (a log written before blocked inputs were kept) is a turn
+      // of its own, never a rewrite of the turn before it.
+      const open =
+        current && (current.status === "running" || current.status === "waiting")
+          ? state
+          : { ...state, turnViews: [...state.turnViews, { index: state.turnViews.length + 1, input: "", status: "running" as const, output: "", error: undefined, steps: 0 }] };
+      return {
+        ...withTurn(open, { status: event.status, output: event.output, error: event.error }),
+        status: event.status,
+        output: event.output,
+        error: event.error,
+        waiting: undefined,
+        lastFinished: { output: event.output, usage: event.usage, cost: event.cost, steps: event.steps },
+      };
+    }
     case "retrieval":
-    case "guardrail":
-      return state;
+      return { ...state, retrievals: [...state.retrievals, { callId: event.callId, tool: event.tool, query: event.query, chunks: event.chunks }] };
+    case "guardrail": {
+      const { v: _v, runId: _runId, at: _at, type: _type, ...rest } = event;
+      return { ...state, guardrails: [...state.guardrails, rest] };
+    }
   }
 }

@@ -1,38 +1,11 @@
 import type { RunEvent, RunSummary } from "../contracts/index.js";
 import { emptyUsage } from "../contracts/index.js";
+import { fold, type RunState } from "./fold.js";
 
-/** Folds one lifecycle event into a listing row; other events change nothing a listing shows. */
-export function updateSummary(summary: RunSummary | undefined, event: RunEvent): RunSummary | undefined {
-  if (event.type === "run.started") {
-    return {
-      runId: event.runId,
-      agent: event.agent.name,
-      status: "running",
-      startedAt: event.at,
-      updatedAt: event.at,
-      events: event.seq,
-      steps: 0,
-      usage: emptyUsage(),
-      cost: 0,
-      output: "",
-      parentRunId: event.parent?.runId,
-    };
-  }
-  if (!summary) return undefined;
-  const next: RunSummary = { ...summary, updatedAt: event.at, events: event.seq };
-  switch (event.type) {
-    case "message":
-    case "run.resumed":
-      return { ...next, status: "running" };
-    case "run.paused":
-      return { ...next, status: "waiting" };
-    case "run.finished":
-      return { ...next, status: event.status, output: event.output, usage: event.usage, cost: event.cost, steps: event.steps };
-    default:
-      return next;
-  }
-}
-
+/**
+ * The events a listing row depends on. `fold` over just these gives the same row as over the
+ * whole log, which is what lets the SQLite store list runs without reading every event.
+ */
 export const SUMMARY_EVENT_TYPES: ReadonlySet<RunEvent["type"]> = new Set([
   "run.started",
   "message",
@@ -41,9 +14,26 @@ export const SUMMARY_EVENT_TYPES: ReadonlySet<RunEvent["type"]> = new Set([
   "run.finished",
 ]);
 
-/** A run's listing row from its lifecycle events (others are ignored), in seq order. */
+/** A run's listing row: a projection of `fold`'s state, like the run view. Undefined before run.started. */
+export function summaryOf(state: RunState): RunSummary | undefined {
+  if (!state.started || state.runId === undefined) return undefined;
+  const finished = state.lastFinished;
+  return {
+    runId: state.runId,
+    agent: state.agentName ?? "",
+    status: state.status === "new" ? "running" : state.status,
+    startedAt: state.started.at,
+    updatedAt: state.lastAt ?? state.started.at,
+    events: state.lastSeq,
+    steps: finished?.steps ?? 0,
+    usage: finished?.usage ?? emptyUsage(),
+    cost: finished ? finished.cost : 0,
+    output: finished?.output ?? "",
+    parentRunId: state.started.parent?.runId,
+  };
+}
+
+/** A run's listing row from its events (the whole log, or its lifecycle events), in seq order. */
 export function summarize(events: readonly RunEvent[]): RunSummary | undefined {
-  let summary: RunSummary | undefined;
-  for (const event of events) if (SUMMARY_EVENT_TYPES.has(event.type)) summary = updateSummary(summary, event);
-  return summary;
+  return summaryOf(fold(events.filter((event) => SUMMARY_EVENT_TYPES.has(event.type))));
 }

@@ -4,6 +4,7 @@ import type { PendingApproval } from "../journal/index.js";
 import type { RunLog } from "../store/index.js";
 import type { Approver } from "./approver.js";
 import type { Guardrails } from "./guardrails.js";
+import type { PathArguments } from "./match.js";
 import { RateLimiter, type RateLimitSettings } from "./rate-limit.js";
 import { describeRule, firstMatch, trusted, type PolicyRule, type TrustRule } from "./rules.js";
 
@@ -18,6 +19,12 @@ export interface GovernanceSettings {
   /** Decides while the run waits (e.g. a terminal prompt). Without one, undecided calls pause the run. */
   approver?: Approver;
 }
+
+/** The tool's declared path arguments: rules match them in its folder's relative form. */
+const pathArguments = (tool: PreparedCall["tool"]): PathArguments => ({
+  ...(tool.pathArgs ? { pathArgs: tool.pathArgs } : {}),
+  ...(tool.pathRoot !== undefined ? { pathRoot: tool.pathRoot } : {}),
+});
 
 /** Role name recorded when a call needs any one approval rather than named roles. */
 export const ANY_APPROVER = "approver";
@@ -47,8 +54,10 @@ export class PolicyGate implements CallGate {
   }
 
   async review(calls: readonly PreparedCall[], log: RunLog): Promise<CallVerdict[]> {
-    // One clock read per review: the same log replays to the same decisions.
-    const now = log.now();
+    // The review's time is in the log: the batch's request, or the resume that continues it.
+    // Neither changes while the gate writes its own events, so a review cut short by a crash
+    // and done again decides with the same time, and a replay decides as the recording did.
+    const now = log.latestTime(["tool.requested", "run.resumed"]) ?? log.latestTime() ?? 0;
     const limiter = new RateLimiter(this.settings.rateLimits, log.events, now);
     const verdicts: CallVerdict[] = [];
     for (const call of calls) {
@@ -66,7 +75,7 @@ export class PolicyGate implements CallGate {
       if (limited) return { action: "block", reason: "rate_limited", detail: limited };
     }
 
-    const match = firstMatch(policy, { name: call.name, risk: call.tool.risk }, call.args);
+    const match = firstMatch(policy, { ...pathArguments(call.tool), name: call.name, risk: call.tool.risk }, call.args);
     if (match?.rule.action === "deny") return { action: "block", reason: "policy_denied", detail: describeRule(match) };
     const roles = new Set<string>();
     let needsApproval = false;
@@ -85,7 +94,7 @@ export class PolicyGate implements CallGate {
       return { action: "block", reason: "mode_blocked", detail: `mode ${mode} allows read-only tools only, and ${call.name} is not read-only` };
     }
     // yolo skips the tools' own approvals, never those the policy rules require.
-    const required = mode === "yolo" || (mode === "auto" && trusted(trust, call.name, call.args)) ? undefined : toolRoles(call.tool.requiresApproval);
+    const required = mode === "yolo" || (mode === "auto" && trusted(trust, { ...pathArguments(call.tool), name: call.name }, call.args)) ? undefined : toolRoles(call.tool.requiresApproval);
     if (required) {
       needsApproval = true;
       for (const role of required) roles.add(role);

@@ -1,4 +1,4 @@
-import { argsMatch, globMatches } from "./match.js";
+import { argsMatch, globMatches, type PathArguments } from "./match.js";
 
 export type ArgumentPatterns = Readonly<Record<string, string | number | boolean | null>>;
 
@@ -24,16 +24,16 @@ export interface RuleMatch {
 }
 
 /** The first rule that matches the call, if any: first match wins. */
-export function firstMatch(rules: readonly PolicyRule[], tool: { name: string; risk: string }, args: unknown): RuleMatch | undefined {
+export function firstMatch(rules: readonly PolicyRule[], tool: { name: string; risk: string } & PathArguments, args: unknown): RuleMatch | undefined {
   for (const [index, rule] of rules.entries()) {
     if (!globMatches(rule.tool, tool.name) || (rule.risk !== undefined && rule.risk !== tool.risk)) continue;
-    if (argsMatch(rule.args, args, rule.action === "allow" ? "permit" : "restrict")) return { rule, index };
+    if (argsMatch(rule.args, args, rule.action === "allow" ? "permit" : "restrict", tool)) return { rule, index };
   }
   return undefined;
 }
 
-export function trusted(rules: readonly TrustRule[], name: string, args: unknown): boolean {
-  return rules.some((rule) => globMatches(rule.tool, name) && argsMatch(rule.args, args, "permit"));
+export function trusted(rules: readonly TrustRule[], tool: { name: string } & PathArguments, args: unknown): boolean {
+  return rules.some((rule) => globMatches(rule.tool, tool.name) && argsMatch(rule.args, args, "permit", tool));
 }
 
 export function describeRule(match: RuleMatch): string {

@@ -8,7 +8,12 @@ export const SECRET_PATTERNS: readonly { name: string; pattern: RegExp }[] = [
   { name: "github_token", pattern: /\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}/g },
   { name: "slack_token", pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
   { name: "bearer_token", pattern: /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/g },
-  { name: "private_key", pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g },
+  // The body admits base64, PEM header lines and single dashes, never "-----": a text of many
+  // BEGIN lines without an END then costs one scan, not one scan per BEGIN.
+  {
+    name: "private_key",
+    pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----(?:[A-Za-z0-9+/=\s:,.]|-(?=[A-Za-z0-9]))*-----END [A-Z ]{0,40}PRIVATE KEY-----/g,
+  },
 ];
 
 export const REDACTION = "[redacted]";

@@ -1,4 +1,4 @@
 /** Where run logs live (SQLite, memory) and the writer that appends to them. */
 export { MemoryRunStore } from "./memory-store.js";
 export { SqliteRunStore, STORE_SCHEMA_VERSION, DEFAULT_DB_PATH } from "./sqlite-store.js";
-export { RunLog } from "./run-log.js";
+export { RunLog, type LogPayload, type RunLogOptions } from "./run-log.js";

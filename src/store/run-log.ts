@@ -1,20 +1,52 @@
 import type { RunContext } from "../context/index.js";
+import { EventFormatError } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, type EventPayload, type RunEvent, type RunEventType, type EventOf } from "../contracts/index.js";
-import { fold, initialState, type RunState } from "../journal/index.js";
+import { checkStoredBody, fold, initialState, serializeEvent, type RunState } from "../journal/index.js";
 import type { RunStore } from "../contracts/index.js";
+import { eventRedactor } from "../redaction/index.js";
+
+export interface RunLogOptions {
+  /**
+   * Applied to every payload before it is stamped and stored. Secrets are removed here, where
+   * events are written, rather than where they are read out: then the store file, `trace --json`,
+   * a bundle and the state the run itself folds (the conversation the model is sent next) all
+   * hold the same redacted text, a replay reads the very log the live run acted on, and nothing
+   * exported later has to remember to scrub. Default: credential-looking text only.
+   */
+  redact?: <P extends { type: RunEventType }>(payload: P) => P;
+}
+
+const defaultRedact = eventRedactor();
+
+/**
+ * What a writer hands to the log. An `llm.finished` carries no duration: the log derives it
+ * from the `at` of the attempt's `llm.started` and its own, so time enters a run only as `at`.
+ */
+export type LogPayload = EventPayload extends infer P
+  ? P extends { type: "llm.finished" }
+    ? Omit<P, "durationMs">
+    : P
+  : never;
 
 /**
  * The one writer of a run: stamps each event with the format version, the run id, the next
- * seq and the run clock's time, appends it to the store and keeps the folded state current.
+ * seq and the run clock's time, serialises it once to its canonical bytes, appends those bytes
+ * to the store and keeps the folded state current.
+ *
+ * Time is a logged input: the clock is read exactly once per appended event, here, and the
+ * run path reads time nowhere else — it takes it from the `at` of events already in the log
+ * (`timeOf`, `latestTime`), so a replay clock only has to serve the recorded `at` values.
  */
 export class RunLog {
   readonly runId: string;
   readonly store: RunStore;
   readonly #clock: RunContext["clock"];
   readonly #events: RunEvent[];
+  readonly #redact: <P extends { type: RunEventType }>(payload: P) => P;
   #state: RunState;
 
-  private constructor(runId: string, store: RunStore, clock: RunContext["clock"], events: RunEvent[]) {
+  private constructor(runId: string, store: RunStore, clock: RunContext["clock"], events: RunEvent[], options: RunLogOptions) {
+    this.#redact = options.redact ?? defaultRedact;
     this.runId = runId;
     this.store = store;
     this.#clock = clock;
@@ -22,13 +54,13 @@ export class RunLog {
     this.#state = fold(events, initialState());
   }
 
-  static create(runId: string, store: RunStore, clock: RunContext["clock"]): RunLog {
-    return new RunLog(runId, store, clock, []);
+  static create(runId: string, store: RunStore, clock: RunContext["clock"], options: RunLogOptions = {}): RunLog {
+    return new RunLog(runId, store, clock, [], options);
   }
 
   /** Loads a run's whole log to continue it. */
-  static open(runId: string, store: RunStore, clock: RunContext["clock"]): RunLog {
-    return new RunLog(runId, store, clock, store.read(runId));
+  static open(runId: string, store: RunStore, clock: RunContext["clock"], options: RunLogOptions = {}): RunLog {
+    return new RunLog(runId, store, clock, store.read(runId), options);
   }
 
   get events(): readonly RunEvent[] {
@@ -39,20 +71,62 @@ export class RunLog {
     return this.#state;
   }
 
-  now(): number {
-    return this.#clock.now();
+  /** An event's time, epoch ms. */
+  static timeOf(event: Pick<RunEvent, "at">): number {
+    return Date.parse(event.at);
   }
 
-  append<T extends RunEventType>(payload: EventPayload<T>): EventOf<T> {
+  /** The time of the latest event of one of `types` (of any type when omitted); undefined if none. */
+  latestTime(types?: readonly RunEventType[]): number | undefined {
+    for (let index = this.#events.length - 1; index >= 0; index--) {
+      const event = this.#events[index] as RunEvent;
+      if (!types || types.includes(event.type)) return RunLog.timeOf(event);
+    }
+    return undefined;
+  }
+
+  /**
+   * Why these payloads could not be stored (a NaN, a value canonical JSON would change, a schema
+   * violation), or undefined when they can. Reads no clock and writes nothing, so a writer can
+   * turn an unstorable outcome into a stored failure instead of an exception.
+   */
+  refusal(payloads: readonly LogPayload[]): string | undefined {
+    let seq = this.#state.lastSeq;
+    for (const payload of payloads) {
+      const draft = { v: EVENT_FORMAT_VERSION, runId: this.runId, seq: ++seq, at: new Date(0).toISOString(), ...payload } as RunEvent;
+      try {
+        checkStoredBody(serializeEvent(payload.type === "llm.finished" ? ({ ...draft, durationMs: 0 } as RunEvent) : draft));
+      } catch (error) {
+        if (!(error instanceof EventFormatError)) throw error;
+        return `${payload.type}${error.place.path ? ` at ${error.place.path}` : ""}: ${error.message}`;
+      }
+    }
+    return undefined;
+  }
+
+  append<T extends RunEventType>(payload: Extract<LogPayload, { type: T }>): EventOf<T> {
     return this.appendAll([payload])[0] as EventOf<T>;
   }
 
   /** Appends several events in one store transaction: all of them land, or none. */
-  appendAll(payloads: readonly EventPayload[]): RunEvent[] {
+  appendAll(payloads: readonly LogPayload[]): RunEvent[] {
     let seq = this.#state.lastSeq;
-    const at = new Date(this.#clock.now()).toISOString();
-    const events = payloads.map((payload) => ({ v: EVENT_FORMAT_VERSION, runId: this.runId, seq: ++seq, at, ...payload }) as RunEvent);
-    this.store.append(events);
+    let started = this.#state.pendingLlm;
+    const bodies = payloads.map((written) => {
+      const payload = this.#redact(written);
+      const now = this.#clock.now();
+      const stamp = { v: EVENT_FORMAT_VERSION, runId: this.runId, seq: ++seq, at: new Date(now).toISOString() };
+      let event: RunEvent;
+      if (payload.type === "llm.finished") {
+        const since = started ? RunLog.timeOf(started) : now;
+        event = { ...stamp, ...payload, durationMs: Math.max(0, now - since) } as RunEvent;
+      } else event = { ...stamp, ...payload } as RunEvent;
+      if (event.type === "llm.started") started = event;
+      return serializeEvent(event);
+    });
+    // The log's own copy is what the store read back from the bytes, so this process folds
+    // exactly what a process that opens the run later will fold.
+    const events = this.store.appendRaw(bodies);
     this.#events.push(...events);
     this.#state = fold(events, this.#state);
     return events;

@@ -2,9 +2,8 @@ import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type Database from "better-sqlite3";
-import { canonicalJson } from "../canonical/index.js";
 import { SeqConflictError, StoreError } from "../errors/index.js";
-import { parseEvent, SUMMARY_EVENT_TYPES, summarize } from "../journal/index.js";
+import { checkStoredBody, parseEvent, serializeEvent, SUMMARY_EVENT_TYPES, summarize } from "../journal/index.js";
 import { type RunEvent } from "../contracts/index.js";
 import type { RunStore, RunSummary } from "../contracts/index.js";
 
@@ -31,6 +30,12 @@ const LIFECYCLE = [...SUMMARY_EVENT_TYPES].map((type) => `'${type}'`).join(", ")
 
 type Statement = Database.Statement<unknown[], unknown>;
 
+/** An event checked for storing, with the exact bytes to keep. */
+interface Checked {
+  event: RunEvent;
+  body: string;
+}
+
 /** The run log in one SQLite file (WAL), safe for several processes to share. */
 export class SqliteRunStore implements RunStore {
   readonly path: string;
@@ -39,7 +44,7 @@ export class SqliteRunStore implements RunStore {
   readonly #lastSeq: Statement;
   readonly #readFrom: Statement;
   readonly #listRuns: Statement;
-  readonly #appendTx: (events: readonly RunEvent[]) => void;
+  readonly #appendTx: (events: readonly Checked[]) => void;
   /** The last seq this connection wrote or read per run: a hint that saves a query, never trusted alone. */
   readonly #seen = new Map<string, number>();
 
@@ -83,23 +88,29 @@ export class SqliteRunStore implements RunStore {
       FROM events s WHERE s.type = 'run.started'
       ORDER BY json_extract(s.body, '$.at') DESC, s.run_id DESC
       LIMIT ?`);
-    this.#appendTx = db.transaction((events: readonly RunEvent[]) => this.#appendAll(events)).immediate;
+    this.#appendTx = db.transaction((events: readonly Checked[]) => this.#appendAll(events)).immediate;
   }
 
   append(events: readonly RunEvent[]): void {
-    const first = events[0];
-    if (!first) return;
-    if (events.length === 1) {
-      this.#insertOne(first);
-      return;
+    this.appendRaw(events.map((event) => serializeEvent(event, { file: this.path, runId: event.runId, seq: event.seq })));
+  }
+
+  appendRaw(bodies: readonly string[]): RunEvent[] {
+    // Every body is checked before anything is written, exactly as the memory store checks it.
+    const checked = bodies.map((body) => ({ event: checkStoredBody(body, { file: this.path }), body }));
+    const first = checked[0];
+    if (!first) return [];
+    if (checked.length === 1) this.#insertOne(first);
+    else {
+      try {
+        this.#appendTx(checked);
+      } catch (error) {
+        // The transaction rolled back: what this connection thought it wrote is not there.
+        this.#seen.delete(first.event.runId);
+        throw error;
+      }
     }
-    try {
-      this.#appendTx(events);
-    } catch (error) {
-      // The transaction rolled back: what this connection thought it wrote is not there.
-      this.#seen.delete(first.runId);
-      throw error;
-    }
+    return checked.map((item) => item.event);
   }
 
   /**
@@ -107,14 +118,14 @@ export class SqliteRunStore implements RunStore {
    * given seq. A gap is caught against the last seq this connection saw for the run: when the
    * new seq is not the next one, the database is asked, and it alone decides.
    */
-  #insertOne(event: RunEvent): void {
+  #insertOne({ event, body }: Checked): void {
     const known = this.#seen.get(event.runId);
     if (known === undefined || event.seq !== known + 1) {
       const last = this.lastSeq(event.runId);
       if (event.seq !== last + 1) throw new SeqConflictError(event.runId, event.seq, last);
     }
     try {
-      this.#insert.run(event.runId, event.seq, event.type, canonicalJson(event));
+      this.#insert.run(event.runId, event.seq, event.type, body);
     } catch (error) {
       if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
         this.#seen.delete(event.runId);
@@ -125,11 +136,11 @@ export class SqliteRunStore implements RunStore {
     this.#seen.set(event.runId, event.seq);
   }
 
-  #appendAll(events: readonly RunEvent[]): void {
-    const runId = (events[0] as RunEvent).runId;
-    for (const event of events) {
-      if (event.runId !== runId) throw new StoreError("store_corrupt", "one append must hold events of one run", { runId });
-      this.#insertOne(event);
+  #appendAll(events: readonly Checked[]): void {
+    const runId = (events[0] as Checked).event.runId;
+    for (const checked of events) {
+      if (checked.event.runId !== runId) throw new StoreError("store_corrupt", "one append must hold events of one run", { runId });
+      this.#insertOne(checked);
     }
   }
 
@@ -139,8 +150,8 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** The stored bytes of each event, exactly as written (for `trace --json` and bundles). */
-  readRaw(runId: string, fromSeq = 1): string[] {
-    return (this.#readFrom.all(runId, fromSeq, Number.MAX_SAFE_INTEGER) as { body: string }[]).map((row) => row.body);
+  readRaw(runId: string, fromSeq = 1, toSeq = Number.MAX_SAFE_INTEGER): string[] {
+    return (this.#readFrom.all(runId, fromSeq, toSeq) as { body: string }[]).map((row) => row.body);
   }
 
   lastSeq(runId: string): number {

@@ -3,12 +3,15 @@ import type { RetrievedChunk, ToolSpec } from "../contracts/index.js";
 
 export type Risk = "safe" | "moderate" | "destructive";
 
-/** What a running tool may use. Time and ids come from here, never from globals. */
+/** What a running tool may use. Time and ids come from here, never from globals or the clock. */
 export interface ToolContext {
   readonly runId: string;
   readonly callId: string;
   readonly signal: AbortSignal;
-  /** Milliseconds since the epoch, from the run clock. */
+  /**
+   * Milliseconds since the epoch: the logged start of this call (the `at` of its
+   * `tool.started`), so a resumed or replayed call sees the time the recorded one saw.
+   */
   now(): number;
   /** Records what a retrieval tool found; it becomes a `retrieval` event of this call. */
   recordRetrieval(query: string, chunks: RetrievedChunk[]): void;
@@ -23,6 +26,13 @@ export interface ToolGovernance {
   requiresApproval: boolean | string | string[];
   /** Milliseconds a decision may take before the call is `approval_expired`. */
   approvalTimeoutMs?: number;
+  /**
+   * Arguments that name files (`["path"]`). Policy and trust rules match them in their
+   * `pathRoot`-relative form, so no spelling of a path (absolute, `./`, `a/../`) slips past a rule.
+   */
+  pathArgs?: readonly string[];
+  /** The absolute folder relative path arguments are resolved against (a workspace). */
+  pathRoot?: string;
 }
 
 export interface Tool<Args = unknown, Result = unknown> extends ToolGovernance {
@@ -52,6 +62,11 @@ export function defineTool<Args, Result>(definition: ToolDefinition<Args, Result
   }
   const parameters = z.toJSONSchema(definition.input, { target: "draft-2020-12", io: "input" }) as Record<string, unknown>;
   delete parameters.$schema;
+  const properties = (parameters.properties ?? {}) as Record<string, unknown>;
+  for (const name of definition.pathArgs ?? []) {
+    // A rule on a path the tool never receives would silently never apply.
+    if (!Object.hasOwn(properties, name)) throw new TypeError(`tool "${definition.name}": pathArgs names "${name}", which is not one of its arguments`);
+  }
   return {
     name: definition.name,
     description: definition.description,
@@ -62,6 +77,8 @@ export function defineTool<Args, Result>(definition: ToolDefinition<Args, Result
     readOnly: definition.readOnly ?? false,
     requiresApproval: definition.requiresApproval ?? false,
     ...(definition.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: definition.approvalTimeoutMs } : {}),
+    ...(definition.pathArgs ? { pathArgs: [...definition.pathArgs] } : {}),
+    ...(definition.pathRoot !== undefined ? { pathRoot: definition.pathRoot } : {}),
     run: definition.run,
   };
 }

@@ -1,1 +1,1 @@
-export { validate, parseYaml, loadYamlFile, readTextFile, issueToError, schemaAt, coerceText } from "./validate.js";
+export { MAX_YAML_ALIASES, validate, parseYaml, loadYamlFile, readTextFile, issueToError, schemaAt, coerceText } from "./validate.js";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { LineCounter, parseDocument } from "yaml";
+import { CST, Composer, LineCounter, Parser, YAMLParseError, isScalar, visit, type Document } from "yaml";
 import { z } from "zod";
 import { ConfigError } from "../errors/index.js";
 import { nearest } from "../text/index.js";
@@ -85,10 +85,91 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, file?: 
   return result.data;
 }
 
+/**
+ * How many alias expansions one YAML file may make (yaml's maxAliasCount, which counts each
+ * alias by the size of what it repeats). Anchors that are reused a few times fit easily; a
+ * "billion laughs" file, whose nested aliases would expand to gigabytes, is refused.
+ */
+export const MAX_YAML_ALIASES = 100;
+
+/** Double-quoted scalars longer than this are resolved here rather than by the yaml package. */
+const LONG_SCALAR = 4096;
+
+/** JSON refuses raw control characters (a tab) in a string, where YAML keeps them. */
+function hasControlCharacter(text: string): boolean {
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) < 0x20) return true;
+  return false;
+}
+
+/**
+ * The value of a long double-quoted scalar, when it is simple enough to get without yaml: the
+ * package builds such a value one character at a time, which for a 50 MB answer in a mock
+ * script peaks at gigabytes. Text without escapes or line breaks is its own value; with JSON's
+ * escapes only, JSON reads it the same way. Anything else (YAML-only escapes, folded lines) is
+ * left to yaml.
+ */
+function quickDoubleQuoted(source: string): string | undefined {
+  const inner = source.slice(1, -1);
+  if (/[\n\r]/.test(inner)) return undefined;
+  if (!inner.includes("\\")) return inner;
+  if (/\\[^"\\/bfnrtu]/.test(inner) || hasControlCharacter(inner)) return undefined;
+  try {
+    return JSON.parse(`"${inner}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Parses one YAML document like yaml's parseDocument, resolving long double-quoted scalars
+ * itself (see quickDoubleQuoted): such a token is handed to yaml as a single-quoted scalar of
+ * the same length, so every position in an error message stays right, and its value is put
+ * back into the node afterwards.
+ */
+function parseOneDocument(text: string, lineCounter: LineCounter): Document.Parsed {
+  const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  const values = new Map<number, string>();
+  const quick = (token: CST.Token | undefined) => {
+    if (token?.type !== "double-quoted-scalar" || token.source.length < LONG_SCALAR) return;
+    const value = quickDoubleQuoted(token.source);
+    if (value === undefined) return;
+    values.set(token.offset, value);
+    (token as CST.FlowScalar).type = "single-quoted-scalar";
+    token.source = `'${"x".repeat(token.source.length - 2)}'`;
+  };
+  for (const token of tokens) {
+    if (token.type !== "document") continue;
+    quick(token.value);
+    CST.visit(token, (item) => {
+      quick(item.key ?? undefined);
+      quick(item.value);
+    });
+  }
+  const composer = new Composer({ prettyErrors: false, uniqueKeys: true });
+  let document: Document.Parsed | undefined;
+  for (const parsed of composer.compose(tokens, true, text.length)) {
+    if (!document) document = parsed;
+    else {
+      document.errors.push(new YAMLParseError(parsed.range.slice(0, 2) as [number, number], "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
+      break;
+    }
+  }
+  const doc = document as Document.Parsed;
+  if (values.size > 0) {
+    visit(doc, {
+      Scalar(_key, node) {
+        const value = node.range ? values.get(node.range[0]) : undefined;
+        if (value !== undefined && isScalar(node)) node.value = value;
+      },
+    });
+  }
+  return doc;
+}
+
 /** Parses YAML; a syntax error names the file, line and column. */
 export function parseYaml(text: string, file?: string): unknown {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter });
+  const document = parseOneDocument(text, lineCounter);
   const problem = document.errors[0];
   if (problem) {
     const position = lineCounter.linePos(problem.pos[0]);
@@ -96,7 +177,19 @@ export function parseYaml(text: string, file?: string): unknown {
     const message = problem.message.split("\n")[0] ?? problem.message;
     throw new ConfigError(`malformed YAML${where ? ` at ${where}` : ""}: ${message}`, { file });
   }
-  return document.toJS() as unknown;
+  try {
+    return document.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as unknown;
+  } catch (error) {
+    // yaml throws a plain ReferenceError for an alias bomb (and for an alias to no anchor).
+    if (error instanceof ReferenceError) {
+      const excessive = /excessive alias count/i.test(error.message);
+      throw new ConfigError(
+        excessive ? `YAML aliases expand too much (more than ${MAX_YAML_ALIASES} expansions): write the repeated parts out, or use fewer nested aliases` : `malformed YAML: ${error.message}`,
+        { file },
+      );
+    }
+    throw error;
+  }
 }
 
 export function readTextFile(file: string, what: string): string {

@@ -1,9 +1,10 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AgentRun } from "../../src/agent/index.js";
 import { createRunContext, manualClock, sequentialIds } from "../../src/context/index.js";
 import type { RunEvent } from "../../src/contracts/index.js";
-import { MemoryRunStore } from "../../src/store/index.js";
-import { runOnce, scriptedAgent } from "../helpers.js";
+import { MemoryRunStore, SqliteRunStore } from "../../src/store/index.js";
+import { runOnce, scriptedAgent, tempDir } from "../helpers.js";
 
 const types = (events: readonly RunEvent[]) => events.map((event) => event.type);
 const ofType = <T extends RunEvent["type"]>(events: readonly RunEvent[], type: T) =>
@@ -100,6 +101,23 @@ describe("the agent loop", () => {
     );
     expect(ofType(events, "tool.requested")[0]?.rawArgs).toBe('{"text": "unterminated');
     expect(ofType(events, "tool.failed")[0]?.error).toMatchObject({ kind: "invalid_arguments" });
+  });
+
+  it("turns arguments the log cannot store (a number beyond a double) into tool.failed, in SQLite too, and the run goes on", async () => {
+    const store = new SqliteRunStore(join(tempDir(), "runs.db"));
+    const { outcome, events } = await runOnce(
+      { responses: [{ tool_calls: [{ name: "echo", arguments: '{"text": 1e400}' }] }, { text: "ok" }] },
+      "go",
+      {},
+      store,
+    );
+    expect(outcome.status).toBe("completed");
+    expect(ofType(events, "tool.requested")[0]?.rawArgs).toBe('{"text": 1e400}');
+    expect(ofType(events, "tool.failed")[0]?.error).toEqual({
+      kind: "invalid_arguments",
+      message: expect.stringMatching(/^arguments hold a value the log cannot store \(.*Infinity.*\): \{"text": 1e400\}$/),
+    });
+    expect(store.readRaw(outcome.runId).length).toBe(events.length);
   });
 
   it("turns a tool that throws into tool.failed(threw) with its message", async () => {

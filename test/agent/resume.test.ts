@@ -8,6 +8,7 @@ import { fold } from "../../src/journal/index.js";
 import { MemoryRunStore } from "../../src/store/index.js";
 import { defineTool } from "../../src/tools/index.js";
 import { echoTool, scriptedAgent } from "../helpers.js";
+import { BoundaryStore, CLOCK_STEP, drive, EPOCH, scenario, scenarioAgent } from "./scenarios.js";
 
 const sendEmail = defineTool({
   name: "send_email",
@@ -29,25 +30,43 @@ const entry: fc.Arbitrary<ResponseEntry> = fc.oneof(
   }) as fc.Arbitrary<ResponseEntry>,
 );
 
-/** Prefixes a crash can leave: appends are atomic, and each append reads the stepping clock once. */
-function crashPoints(events: readonly RunEvent[]): number[] {
-  const points: number[] = [];
-  for (let i = 1; i < events.length; i++) if (events[i]?.at !== events[i - 1]?.at) points.push(i);
-  return points;
+/** The clock a resumed process would have: it goes on from the last logged time, stepping as before. */
+function clockAfter(prefix: readonly string[]) {
+  const last = prefix.at(-1);
+  return manualClock(last ? Date.parse((JSON.parse(last) as RunEvent).at) + CLOCK_STEP : EPOCH, CLOCK_STEP);
 }
 
 describe("resume after a crash", () => {
+  it("gives the uninterrupted run's log byte for byte, at every crash point (tools, faults, approvals, blocked inputs, small maxSteps)", async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (s) => {
+        const original = new BoundaryStore();
+        await drive(() => scenarioAgent(s), original, manualClock(EPOCH, CLOCK_STEP), "r", s.messages);
+        const recorded = original.readRaw("r");
+        for (const cut of original.boundaries) {
+          const store = new MemoryRunStore();
+          const prefix = recorded.slice(0, cut);
+          store.appendRaw(prefix);
+          await drive(() => scenarioAgent(s), store, clockAfter(prefix), "r", s.messages);
+          expect(store.readRaw("r"), `resumed after seq ${cut}`).toEqual(recorded);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it("never re-asks the model for an answered step and never re-runs a non-idempotent call", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(entry, { minLength: 1, maxLength: 4 }), async (responses) => {
+      fc.asyncProperty(fc.array(entry, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 6 }), async (responses, maxSteps) => {
         const script = { responses: [...responses, { text: "final" }] };
-        const agent = () => scriptedAgent(script, { tools: [echoTool, sendEmail], maxSteps: 6 });
-        const context = () => createRunContext({ clock: manualClock(Date.UTC(2026, 0, 1), 1), ids: { runId: () => "r" } });
-        const original = new MemoryRunStore();
+        const agent = () => scriptedAgent(script, { tools: [echoTool, sendEmail], maxSteps });
+        const context = () => createRunContext({ clock: manualClock(EPOCH, 1), ids: { runId: () => "r" } });
+        const original = new BoundaryStore();
         await AgentRun.start(agent(), { store: original, context: context() }).send("go");
         const recorded = original.read("r");
 
-        for (const cut of crashPoints(recorded)) {
+        // Every append boundary after the first message: before it there is no turn to resume.
+        for (const cut of original.boundaries.filter((seq) => seq >= 2)) {
           const before = recorded.slice(0, cut);
           const store = new MemoryRunStore();
           store.append(before);
@@ -56,11 +75,11 @@ describe("resume after a crash", () => {
           const outcome = await AgentRun.open(agent(), "r", { store, context: context() }).resume();
           const after = store.read("r", cut + 1);
           expect(outcome.status).toBe(recorded.at(-1)?.type === "run.finished" ? (recorded.at(-1) as { status: string }).status : "");
-          // The model is asked exactly what the original run asked after this point — plus the one
-          // call that was in flight at the crash, whose answer never reached the log.
+          // The model is asked exactly what the original run asked after this point; a call in
+          // flight at the crash is made again under its logged marker, not a new one.
           const asked = (events: readonly RunEvent[]) => events.filter((event) => event.type === "llm.started").length;
-          const unanswered = fold(before).pendingLlm ? 1 : 0;
-          expect(asked(after)).toBe(asked(recorded.slice(cut)) + unanswered);
+          expect(asked(after)).toBe(asked(recorded.slice(cut)));
+          expect(fold(store.read("r")).pendingLlm).toBeUndefined();
           for (const call of inFlight) {
             const next = after.find((event) => "callId" in event && event.callId === call.callId);
             // A started, non-idempotent call is reported, never silently run again; an idempotent one runs again.

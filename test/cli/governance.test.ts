@@ -164,13 +164,14 @@ describe("governance from the CLI, each step in its own process", () => {
 });
 
 /** A parent whose `researcher` sub-agent needs approval to write its summary. */
-function family(): string {
+function family(childCallId?: string): string {
   const dir = tempDir();
   const file = (name: string, text: string) => writeFileSync(join(dir, name), text);
   file("parent.yaml", "name: lead\nllm: {provider: openai}\nagents:\n  researcher: { config: ./child.yaml, mock: ./child-mock.yaml }\n");
   file("parent-mock.yaml", "responses:\n  - tool_calls: [{ name: researcher, arguments: { task: file the summary } }]\n  - text: filed\n");
   file("child.yaml", "name: researcher\nllm: {provider: openai}\ntools: [{ name: write_file, requires_approval: true }]\nworkspace: ./ws\n");
-  file("child-mock.yaml", "responses:\n  - tool_calls: [{ name: write_file, arguments: { path: summary.md, content: done } }]\n  - text: summary written\n");
+  const id = childCallId ? `id: ${childCallId}, ` : "";
+  file("child-mock.yaml", `responses:\n  - tool_calls: [{ ${id}name: write_file, arguments: { path: summary.md, content: done } }]\n  - text: summary written\n`);
   return dir;
 }
 
@@ -201,16 +202,22 @@ describe("sub-agents from the CLI", () => {
   }, processes(5));
 
   it("the child can be resumed on its own (its agent is found through the parent), then the parent", async () => {
-    const dir = family();
+    const dir = family("write_1");
     const db = join(dir, "runs.db");
     const waiting = JSON.parse((await retrace(["run", "parent.yaml", "--mock", "parent-mock.yaml", "-m", "go", "--db", db, "--json"], { cwd: dir })).stdout) as Outcome & {
       childRunId: string;
     };
-    await retrace(["approve", waiting.childRunId, "call_1_1", "--db", db], { cwd: dir });
+    // The parent's own call id (the one that started the sub-agent) points at what waits in the child.
+    const onParent = await retrace(["approve", waiting.runId, "call_1_1", "--db", db], { cwd: dir });
+    expect(onParent).toMatchObject({ code: 2 });
+    expect(onParent.stderr).toContain(
+      `call call_1_1 runs a sub-agent, whose child run ${waiting.childRunId} waits for approval; approve there: retrace approve ${waiting.childRunId} write_1 --db runs.db    # write_file; then: retrace resume ${waiting.runId} --db runs.db`,
+    );
+    await retrace(["approve", waiting.childRunId, "write_1", "--db", db], { cwd: dir });
     const child = await retrace(["resume", waiting.childRunId, "--db", db, "--json"], { cwd: dir });
     expect(JSON.parse(child.stdout)).toMatchObject({ runId: waiting.childRunId, status: "completed", output: "summary written" });
     const parent = await retrace(["resume", waiting.runId, "--db", db, "--json"], { cwd: dir });
     expect(JSON.parse(parent.stdout)).toMatchObject({ status: "completed", output: "filed" });
     expect((await retrace(["runs", "--db", db, "--json"], { cwd: dir })).stdout.trim().split("\n")).toHaveLength(2);
-  }, processes(5));
+  }, processes(6));
 });

@@ -374,7 +374,7 @@ describe("under --mock, every way to the network is refused inside a case", () =
       "no error listener": refused(`GET ${httpUrl}/unheard`),
     });
     expect(results.every((result) => result.status === "failed")).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await drained();
     expect(hits).toEqual([]);
   });
 

@@ -26,6 +26,13 @@ describe.each(stores)("%s store", (_name, makeStore) => {
     expect(store.read("run_0001", 2, 3)).toEqual(events.slice(1, 3));
     expect(store.lastSeq("run_0001")).toBe(events.length);
     expect(store.read("no-such-run")).toEqual([]);
+    // The bytes RunLog wrote, unchanged, and fresh objects on every read: no reader shares the writer's.
+    expect(store.readRaw("run_0001")).toEqual(events.map((event) => canonicalJson(event)));
+    expect(store.readRaw("run_0001", 2, 3)).toEqual(events.slice(1, 3).map((event) => canonicalJson(event)));
+    const first = store.read("run_0001")[1] as Extract<RunEvent, { type: "message" }>;
+    first.content = "changed by a reader";
+    expect(store.read("run_0001")[1]).toEqual(events[1]);
+    expect(store.read("run_0001")[1]).not.toBe(events[1]);
     store.close();
   });
 

@@ -1,5 +1,6 @@
 import { systemClock } from "../../context/index.js";
 import { RunError, UsageError } from "../../errors/index.js";
+import { childRunId } from "../../agent/index.js";
 import { RunLog } from "../../store/index.js";
 import type { RunStore } from "../../contracts/index.js";
 import { ANY_APPROVER, missingRoles } from "../../policy/index.js";
@@ -47,6 +48,17 @@ export function approveCommand(argv: string[], io: CliIO): ExitCode {
         { runId, callId },
       );
     }
+    // The id of the call that started a sub-agent: what waits is in its child run.
+    const child = childRunId(runId, callId);
+    const inThatChild = approval ? [] : (log.state.waiting?.pending ?? []).filter((item) => item.runId === child);
+    if (inThatChild.length > 0) {
+      const commands = inThatChild.map((item) => `retrace approve ${child} ${item.callId}${dbFlag}    # ${item.tool}`).join("; ");
+      throw new RunError(
+        "approval_in_child_run",
+        `call ${callId} runs a sub-agent, whose child run ${child} waits for approval; approve there: ${commands}; then: retrace resume ${runId}${dbFlag}`,
+        { runId, callId },
+      );
+    }
     if (!approval) {
       const pending = log.state.pendingApprovals.map((candidate) => `${candidate.callId} (${candidate.tool})`).join(", ");
       throw new RunError("approval_not_pending", `no approval is pending for call ${callId}${pending ? `; pending: ${pending}` : ""}`, { runId, callId });
@@ -70,7 +82,7 @@ export function approveCommand(argv: string[], io: CliIO): ExitCode {
     }
     const resumeTarget = rootRun(store, runId);
     const by = values.by !== undefined ? { by: values.by } : {};
-    if (approval.deadline !== undefined && log.now() > approval.deadline) {
+    if (approval.deadline !== undefined && systemClock.now() > approval.deadline) {
       log.append<"approval.expired">({
         type: "approval.expired",
         callId,

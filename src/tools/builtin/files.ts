@@ -60,6 +60,8 @@ function readFileTool(workspace: Workspace, maxReadBytes: number): Tool<ReadFile
     description: `Reads a UTF-8 text file from the workspace (at most ${maxReadBytes} bytes).`,
     input: ReadFileInput,
     idempotent: true,
+    pathArgs: ["path"],
+    pathRoot: workspace.root,
     readOnly: true,
     risk: "safe",
     async run({ path: input }) {
@@ -94,6 +96,8 @@ function listDirTool(workspace: Workspace): Tool<ListDirArgs, ListDirResult> {
     description: 'Lists the files and folders in a workspace folder (default: the workspace itself), sorted by name.',
     input: ListDirInput,
     idempotent: true,
+    pathArgs: ["path"],
+    pathRoot: workspace.root,
     readOnly: true,
     risk: "safe",
     async run({ path: input }) {
@@ -117,6 +121,8 @@ function writeFileTool(workspace: Workspace): Tool<WriteFileArgs, WriteFileResul
     description: "Writes a UTF-8 text file in the workspace, replacing it if it exists and creating missing folders.",
     input: WriteFileInput,
     idempotent: false,
+    pathArgs: ["path"],
+    pathRoot: workspace.root,
     readOnly: false,
     risk: "destructive",
     async run({ path: input, content }) {

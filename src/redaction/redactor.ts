@@ -1,0 +1,106 @@
+import { REDACTION, SECRET_PATTERNS } from "./patterns.js";
+import { searchable } from "./scrub.js";
+
+export interface RedactionSettings {
+  /** Known secret values (API keys the config names, provider variables): removed wherever they appear. */
+  secrets?: readonly string[];
+  /** Also remove text that looks like a credential (SECRET_PATTERNS). Default true. */
+  patterns?: boolean;
+  /** Whole strings never touched: the words of a format (an event's type or status), which no secret can be. */
+  keep?: ReadonlySet<string>;
+}
+
+export interface Redactor {
+  /** The text without any known secret value or credential-looking text. */
+  text(text: string): string;
+  /**
+   * A JSON-like value with every string (object keys included) redacted. Parts without secrets
+   * are returned as they are, not copied: a 50 MB answer must not be duplicated to learn that
+   * it holds no key.
+   */
+  value<T>(value: T): T;
+}
+
+/**
+ * Passes over one text before giving up on finding the secret-free form and redacting the
+ * whole string: a replacement can, next to the text around it, spell a secret anew only in
+ * contrived cases, and each pass removes at least one occurrence.
+ */
+const MAX_PASSES = 4;
+
+/**
+ * How a secret can be spelled inside text that is itself JSON (a model's raw tool-argument
+ * text, a tool result a tool serialised itself), once and twice escaped.
+ */
+function spellings(secret: string): string[] {
+  const once = JSON.stringify(secret).slice(1, -1);
+  const twice = JSON.stringify(once).slice(1, -1);
+  return [...new Set([secret, once, twice])];
+}
+
+/**
+ * One pass for every place a secret could be recorded. Known values are removed first, longest
+ * first, so a key that contains a shorter one is removed whole; then the patterns.
+ */
+export function createRedactor(settings: RedactionSettings = {}): Redactor {
+  // A "secret" inside the marker itself could never be removed: every replacement would spell it.
+  const values = searchable(settings.secrets ?? []).filter((secret) => !REDACTION.includes(secret));
+  const needles = [...new Set(values.flatMap(spellings))].filter((needle) => !REDACTION.includes(needle)).sort((a, b) => b.length - a.length);
+  const patterns = settings.patterns === false ? [] : SECRET_PATTERNS.map(({ pattern }) => pattern);
+  const keep = settings.keep ?? new Set<string>();
+
+  const once = (text: string): string => {
+    let out = text;
+    for (const needle of needles) if (out.includes(needle)) out = out.split(needle).join(REDACTION);
+    for (const pattern of patterns) {
+      pattern.lastIndex = 0;
+      if (pattern.test(out)) out = out.replace(pattern, REDACTION);
+      pattern.lastIndex = 0;
+    }
+    return out;
+  };
+
+  const text = (input: string): string => {
+    if (keep.has(input)) return input;
+    let current = input;
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const next = once(current);
+      if (next === current) return current;
+      current = next;
+    }
+    return once(current) === current ? current : REDACTION;
+  };
+
+  const value = (node: unknown): unknown => {
+    if (typeof node === "string") return text(node);
+    if (Array.isArray(node)) {
+      let copy: unknown[] | undefined;
+      node.forEach((item, index) => {
+        const redacted = value(item);
+        if (redacted !== item) (copy ??= [...node])[index] = redacted;
+      });
+      return copy ?? node;
+    }
+    if (node !== null && typeof node === "object") {
+      let changed = false;
+      const entries = Object.entries(node).map(([key, item]) => {
+        const redactedKey = text(key);
+        const redacted = value(item);
+        if (redactedKey !== key || redacted !== item) changed = true;
+        return [redactedKey, redacted] as const;
+      });
+      if (!changed) return node;
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of entries) {
+        // Two keys that differ only in a secret would collide: number the later ones.
+        let name = key;
+        for (let n = 2; Object.hasOwn(out, name); n++) name = `${key}#${n}`;
+        out[name] = item;
+      }
+      return out;
+    }
+    return node;
+  };
+
+  return { text, value: <T>(input: T) => value(input) as T };
+}
