@@ -1,4 +1,5 @@
 /** `guardrail`: a guardrail fired with the given action (block / warn / redact), optionally a given rule and direction. */
+import { z } from "zod";
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { defineAssertion } from "../src/scoring/index.js";
@@ -30,6 +31,7 @@ export const guardrailScorer = registerBuiltin(
 );
 
 type GuardrailFilter = { rule?: string; direction?: "input" | "output" };
+const filterOptions = { rule: z.string(), direction: z.enum(["input", "output"]) };
 
 function guardrailCall(action: "block" | "warn", method: string, options: GuardrailFilter) {
   return {
@@ -41,7 +43,7 @@ function guardrailCall(action: "block" | "warn", method: string, options: Guardr
 /** The `t` assertions this scorer offers. */
 export const guardrailAssertions = {
   /** A guardrail blocked (input or output, optionally a given rule). */
-  blocked: defineAssertion({ scorer: "guardrail", arity: 0, call: (_: [], options: GuardrailFilter) => guardrailCall("block", "blocked", options) }),
+  blocked: defineAssertion({ scorer: "guardrail", arity: 0, options: filterOptions, call: (_: [], options: GuardrailFilter) => guardrailCall("block", "blocked", options) }),
   /** A guardrail warned. */
-  warned: defineAssertion({ scorer: "guardrail", arity: 0, call: (_: [], options: GuardrailFilter) => guardrailCall("warn", "warned", options) }),
+  warned: defineAssertion({ scorer: "guardrail", arity: 0, options: filterOptions, call: (_: [], options: GuardrailFilter) => guardrailCall("warn", "warned", options) }),
 };

@@ -1,4 +1,5 @@
 /** `includes`: text contains each expected substring (or an array contains each expected item). */
+import { z } from "zod";
 import { defineScorer, scored } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { asText, deepEqual, describe, normaliseText } from "./support.js";
@@ -12,11 +13,27 @@ export interface IncludesOptions {
   mode?: "all" | "any";
 }
 
+/** An expected value that every text (or array) contains checks nothing: refused, not passed. */
+export function includesProblem(expected: unknown): string | undefined {
+  if (expected === undefined || expected === null) return `includes needs the text (or item) to look for, got ${String(expected)}`;
+  if (expected === "") return 'includes("") checks nothing: every text contains the empty string; give the text to look for';
+  if (Array.isArray(expected)) {
+    if (expected.length === 0) return "includes([]) checks nothing: give at least one text (or item) to look for";
+    const index = expected.findIndex((item) => item === "" || item === undefined || item === null);
+    if (index >= 0) return `includes: item ${index} is ${JSON.stringify(expected[index]) ?? "undefined"}, which checks nothing`;
+  }
+  return undefined;
+}
+
 export const includesScorer = registerBuiltin(
   defineScorer<IncludesOptions>({
     name: "includes",
+    options: { caseSensitive: z.boolean(), mode: z.enum(["all", "any"]) },
+    checkExpected: includesProblem,
     description: "The text contains the expected substring(s); an array contains the expected item(s). Value: the share found.",
     score({ value, expected, options }) {
+      const problem = includesProblem(expected);
+      if (problem) throw new TypeError(problem);
       const wanted = Array.isArray(expected) ? expected : [expected];
       const mode = options.mode ?? "all";
       const found = wanted.filter((item) =>
@@ -42,6 +59,8 @@ export const includesAssertions = {
   outputContains: defineAssertion({
     scorer: "includes",
     arity: 1,
+    options: { caseSensitive: z.boolean() },
+    check: ([text]) => includesProblem(text),
     call: ([text]: [text: string | readonly string[]], options: { caseSensitive?: boolean }) => ({
       label: `outputContains(${brief(text)})`,
       options: { ...(options.caseSensitive !== undefined ? { caseSensitive: options.caseSensitive } : {}) },

@@ -45,6 +45,7 @@ function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false
 export const jsonSchemaScorer = registerBuiltin(
   defineScorer<JsonSchemaOptions>({
     name: "json-schema",
+    options: { parse: z.boolean() },
     description: "The value, or the JSON in the text, is valid against the expected JSON Schema (or zod schema).",
     score({ value, expected, options }) {
       let subject = value;
@@ -55,9 +56,11 @@ export const jsonSchemaScorer = registerBuiltin(
       }
       const result = toValidator(expected).safeParse(subject);
       if (result.success) return passed("valid against the schema");
-      const issue = result.error.issues[0];
-      const path = issue?.path.length ? issue.path.map(String).join(".") : "(root)";
-      return failed(`invalid at ${path}: ${issue?.message ?? "does not match"}`, { issues: result.error.issues.length });
+      // Every violation, not only the first: fixing one at a time is a slow loop.
+      const issues = result.error.issues.map((issue) => ({ path: issue.path.length ? issue.path.map(String).join(".") : "(root)", message: issue.message }));
+      const shown = issues.slice(0, 5).map((issue) => `at ${issue.path}: ${issue.message}`);
+      if (issues.length > shown.length) shown.push(`and ${issues.length - shown.length} more`);
+      return failed(`${issues.length === 1 ? "invalid" : `${issues.length} violations`}: ${shown.join("; ") || "does not match"}`, { issues });
     },
   }),
 );

@@ -6,6 +6,7 @@
  * start with PASS / FAIL); anything else fails loudly rather than guessing.
  */
 import type { LanguageModel, ScriptInput } from "../src/contracts/index.js";
+import { z } from "zod";
 import { defineScorer, failed, scored } from "../src/scoring/index.js";
 import { type ScoreResult } from "../src/contracts/index.js";
 import { registerBuiltin } from "./registry.js";
@@ -54,6 +55,15 @@ export function parseJudgement(text: string, passAt: number): ScoreResult {
 export const llmJudgeScorer = registerBuiltin(
   defineScorer<LlmJudgeOptions>({
     name: "llm-judge",
+    options: {
+      rubric: z.string(),
+      passAt: z.number().min(0).max(1),
+      includeToolCalls: z.boolean(),
+      model: z.custom<LanguageModel>((value) => value !== null && typeof value === "object"),
+      mock: z.union([z.string(), z.custom<ScriptInput>((value) => value !== null && typeof value === "object")]),
+      llm: z.record(z.string(), z.unknown()),
+      label: z.string(),
+    },
     description: "A model grades the output against a rubric; its calls are recorded as a run, so a replayed judgement is identical.",
     async score({ run, value, expected, options, judge }) {
       if (typeof options.rubric !== "string" || options.rubric.trim() === "") throw new TypeError("llm-judge needs a rubric");

@@ -20,6 +20,7 @@ export const noToolsAssertions = {
   usedNoTools: defineAssertion({
     scorer: "no-tools",
     arity: 0,
+    options: {},
     call: (_: [], _options: object) => ({ label: "usedNoTools()", options: {} }),
   }),
 };

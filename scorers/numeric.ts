@@ -2,6 +2,7 @@
  * `numeric`: a number within a tolerance of the expected one. Text is read as a number; when it
  * holds several (e.g. "2 + 2 = 4"), `pick` chooses which (default: the last).
  */
+import { z } from "zod";
 import { defineScorer, failed, scored } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describe } from "./support.js";
@@ -31,6 +32,7 @@ export function readNumber(value: unknown, pick: NonNullable<NumericOptions["pic
 export const numericScorer = registerBuiltin(
   defineScorer<NumericOptions>({
     name: "numeric",
+    options: { tolerance: z.number().nonnegative(), relative: z.number().nonnegative(), pick: z.enum(["first", "last", "only"]) },
     description: "The number (or the number in the text) is within a tolerance of the expected number.",
     score({ value, expected, options }) {
       // Stryker disable next-line ConditionalExpression: equivalent, Number.isFinite is false for anything but a number, so the type test only narrows the type for TypeScript

@@ -1,4 +1,5 @@
 /** `regex`: the text matches a regular expression. */
+import { z } from "zod";
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { asText, describe, toRegExp } from "./support.js";
@@ -12,6 +13,7 @@ export interface RegexOptions {
 export const regexScorer = registerBuiltin(
   defineScorer<RegexOptions>({
     name: "regex",
+    options: { flags: z.string() },
     description: "The text matches the expected regular expression (a RegExp or a pattern string).",
     score({ value, expected, options }) {
       const pattern = toRegExp(expected, options.flags);
@@ -29,6 +31,7 @@ export const regexAssertions = {
   outputMatches: defineAssertion({
     scorer: "regex",
     arity: 1,
+    options: {},
     call: ([pattern]: [pattern: RegExp], _options: object) => ({ label: `outputMatches(${String(pattern)})`, options: {}, expected: pattern }),
   }),
 };

@@ -1,4 +1,5 @@
 /** `retrieved-chunk`: a retrieval (a `retrieval` event) returned a chunk with this text, id or source. */
+import { z } from "zod";
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describe } from "./support.js";
@@ -52,6 +53,7 @@ export const retrievedChunkAssertions = {
   retrievedChunk: defineAssertion({
     scorer: "retrieved-chunk",
     arity: 1,
+    options: { caseSensitive: z.boolean() },
     call: ([match]: [match: string | { text?: string; id?: string; source?: string; maxRank?: number }], options: { caseSensitive?: boolean }) => ({
       label: `retrievedChunk(${brief(match)})`,
       options: { ...(typeof match === "string" ? { text: match } : match), ...(options.caseSensitive !== undefined ? { caseSensitive: options.caseSensitive } : {}) },

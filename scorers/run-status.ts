@@ -1,4 +1,5 @@
 /** `run-status`: how the run's last turn ended: completed, failed (optionally with an error code) or waiting. */
+import { z } from "zod";
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { clip } from "./support.js";
@@ -34,12 +35,14 @@ export const runStatusAssertions = {
   completed: defineAssertion({
     scorer: "run-status",
     arity: 0,
+    options: {},
     call: (_: [], _options: object) => ({ label: "completed()", options: { status: "completed" } }),
   }),
   /** The last turn failed (optionally with an error code such as max_steps or provider_rate_limited). */
   failed: defineAssertion({
     scorer: "run-status",
     arity: 0,
+    options: { code: z.string().min(1) },
     call: (_: [], options: { code?: string }) => ({
       label: `failed(${options.code ? brief(options.code) : ""})`,
       options: { status: "failed", ...(options.code ? { code: options.code } : {}) },

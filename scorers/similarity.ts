@@ -3,6 +3,7 @@
  * `levenshtein` is 1 − edit distance / longer length; `dice` is the Sørensen–Dice coefficient
  * over character bigrams (robust to reordered words); `jaccard` compares word sets.
  */
+import { z } from "zod";
 import { defineScorer, scored } from "../src/scoring/index.js";
 import { editDistance } from "../src/text/index.js";
 import { registerBuiltin } from "./registry.js";
@@ -60,6 +61,7 @@ export function jaccardSimilarity(a: string, b: string): number {
 export const similarityScorer = registerBuiltin(
   defineScorer<SimilarityOptions>({
     name: "similarity",
+    options: { method: z.enum(["levenshtein", "dice", "jaccard"]), min: z.number().min(0).max(1), caseSensitive: z.boolean() },
     description: "Text similarity to the expected text (levenshtein, dice or jaccard); passes at `min` (default 0.8).",
     score({ value, expected, options }) {
       const method = options.method ?? "levenshtein";

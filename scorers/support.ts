@@ -171,3 +171,72 @@ export function asText(value: unknown): string {
 export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
+
+/** Where two values differ: the path (`key42.value`, `items[2]`, `(root)`) and both values there. */
+export interface Difference {
+  path: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+function pathTo(parent: string, key: string | number): string {
+  if (typeof key === "number") return `${parent === "(root)" ? "" : parent}[${key}]`;
+  const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
+  if (parent === "(root)") return name.startsWith('"') ? `[${name}]` : name;
+  return name.startsWith('"') ? `${parent}[${name}]` : `${parent}.${name}`;
+}
+
+/**
+ * The first places (at most `max`) where `actual` differs from `expected`, walking both the
+ * way `deepEqual` compares them (`partial`: the way `matchesPartial` does, so only what
+ * `expected` names is compared). Empty when they are equal. Values that are compared whole
+ * (Date, Map, Set, ...) differ at their own path.
+ */
+export function differences(expected: unknown, actual: unknown, mode: "strict" | "partial" = "strict", max = 3): Difference[] {
+  const found: Difference[] = [];
+  const same = (a: unknown, b: unknown) => (mode === "partial" ? matchesPartial(b, a) : deepEqual(a, b));
+  const walk = (want: unknown, got: unknown, path: string): void => {
+    if (found.length >= max || same(want, got)) return;
+    const plain = (value: unknown): value is Record<string, unknown> =>
+      value !== null && typeof value === "object" && !Array.isArray(value) && !isOpaque(value as object) && !(value instanceof RegExp) && samePrototype(value as object, {});
+    if (Array.isArray(want) && Array.isArray(got)) {
+      const length = Math.max(want.length, got.length);
+      for (let index = 0; index < length && found.length < max; index++) {
+        if (index >= got.length) found.push({ path: pathTo(path, index), expected: want[index], actual: "(missing: the array is shorter)" });
+        else if (index >= want.length) {
+          if (mode === "strict" || want.length !== got.length) found.push({ path: pathTo(path, index), expected: "(nothing: the array is longer)", actual: got[index] });
+        } else walk(want[index], got[index], pathTo(path, index));
+      }
+      return;
+    }
+    if (plain(want) && plain(got)) {
+      const keys = new Set([...Object.keys(want), ...(mode === "strict" ? Object.keys(got) : [])]);
+      for (const key of [...keys].sort()) {
+        if (found.length >= max) return;
+        if (want[key] === undefined && got[key] === undefined) continue;
+        if (!Object.hasOwn(got, key) || got[key] === undefined) found.push({ path: pathTo(path, key), expected: want[key], actual: "(missing)" });
+        else if (want[key] === undefined) found.push({ path: pathTo(path, key), expected: "(no such key)", actual: got[key] });
+        else walk(want[key], got[key], pathTo(path, key));
+      }
+      return;
+    }
+    found.push({ path, expected: want, actual: got });
+  };
+  walk(expected, actual, "(root)");
+  return found;
+}
+
+/** `at key42.value: expected 42, got 41; at ...` — for a reason line. */
+export function describeDifferences(list: readonly Difference[]): string {
+  const shown = (value: unknown) => (typeof value === "string" && value.startsWith("(") && value.endsWith(")") ? value : describe(value, 80));
+  return list.map((item) => `at ${item.path}: expected ${shown(item.expected)}, got ${shown(item.actual)}`).join("; ");
+}
+
+/** Where two texts first differ, with a little of each around it. */
+export function textDifference(expected: string, actual: string): string {
+  let index = 0;
+  while (index < expected.length && index < actual.length && expected[index] === actual[index]) index++;
+  const from = Math.max(0, index - 20);
+  const around = (text: string) => `${from > 0 ? "…" : ""}${text.slice(from, index + 40)}${text.length > index + 40 ? "…" : ""}`;
+  return `first difference at character ${index}: expected ${JSON.stringify(around(expected))}, got ${JSON.stringify(around(actual))}`;
+}

@@ -1,5 +1,6 @@
 /** `tool-blocked`: governance stopped a call of the tool before it ran (a `tool.blocked` event). */
 import type { BlockReason } from "../src/contracts/index.js";
+import { z } from "zod";
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describeCalls } from "./support.js";
@@ -44,6 +45,7 @@ export const toolBlockedAssertions = {
   toolWasBlocked: defineAssertion({
     scorer: "tool-blocked",
     arity: 1,
+    options: { reason: z.enum(["rate_limited", "policy_denied", "mode_blocked", "approval_denied", "approval_expired", "guardrail"]) },
     call: ([name]: [name: string], options: { reason?: BlockReason }) => ({
       label: `toolWasBlocked(${brief(name)}${options.reason ? `, ${options.reason}` : ""})`,
       options: { tool: name, ...(options.reason ? { reason: options.reason } : {}) },

@@ -4,9 +4,10 @@
  * failed was asked for, not made, and the reason says so.
  */
 import { finishedCalls } from "../src/journal/index.js";
+import { z } from "zod";
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
-import { describe, describeCalls, matchesArgs, plural } from "./support.js";
+import { describe, describeCalls, describeDifferences, differences, matchesArgs, plural } from "./support.js";
 import { defineAssertion } from "../src/scoring/index.js";
 import { brief } from "../src/text/index.js";
 
@@ -39,7 +40,19 @@ export const toolCalledScorer = registerBuiltin(
       if (requested.length > 0 && finished.length === 0) {
         return failed(`${tool} was requested ${plural(requested.length, "time")} but never ran to completion: ${describeCalls(requested)}`);
       }
-      if (finished.length > 0) return failed(`no call of ${tool} had arguments matching ${describe(options.args, 80)}; calls: ${describeCalls(finished)}`);
+      if (finished.length > 0) {
+        // The call nearest to what was expected (fewest differences), and where it differs.
+        const mode = options.argsMatch === "strict" ? "strict" : "partial";
+        const nearest = finished
+          .map((call) => ({ call, found: differences(options.args, call.args, mode, 50) }))
+          .sort((a, b) => a.found.length - b.found.length)[0];
+        const diff = nearest ? `; the nearest, ${nearest.call.callId}, differs ${describeDifferences(nearest.found.slice(0, 3))}` : "";
+        return failed(`no call of ${tool} had arguments matching ${describe(options.args, 80)}${diff}; calls: ${describeCalls(finished)}`, {
+          expected: options.args,
+          actual: nearest?.call.args,
+          differences: nearest?.found.slice(0, 3) ?? [],
+        });
+      }
       return failed(`${tool} was never called; calls: ${describeCalls(run.toolCalls)}`);
     },
   }),
@@ -51,6 +64,7 @@ export const toolCalledAssertions = {
   calledTool: defineAssertion({
     scorer: "tool-called",
     arity: 1,
+    options: { times: z.number().int().nonnegative() },
     call: ([name]: [name: string], options: { times?: number }) => ({
       label: `calledTool(${brief(name)})`,
       options: { tool: name, ...(options.times !== undefined ? { times: options.times } : {}) },
@@ -60,6 +74,7 @@ export const toolCalledAssertions = {
   calledToolWith: defineAssertion({
     scorer: "tool-called",
     arity: 2,
+    options: { strict: z.boolean(), times: z.number().int().nonnegative() },
     call: ([name, args]: [name: string, args: Record<string, unknown>], options: { strict?: boolean; times?: number }) => ({
       label: `calledToolWith(${brief(name)}, ${brief(args)})`,
       options: {

@@ -30,6 +30,7 @@ export const toolNotCalledAssertions = {
   notCalledTool: defineAssertion({
     scorer: "tool-not-called",
     arity: 1,
+    options: {},
     call: ([name]: [name: string], _options: object) => ({ label: `notCalledTool(${brief(name)})`, options: { tool: name } }),
   }),
 };

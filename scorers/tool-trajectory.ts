@@ -12,6 +12,7 @@
  */
 import { finishedCalls } from "../src/journal/index.js";
 import { type ToolCallView } from "../src/contracts/index.js";
+import { z } from "zod";
 import { defineScorer, scored } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describe, describeCalls, matchesArgs } from "./support.js";
@@ -51,6 +52,12 @@ function label(entry: { name: string; args?: unknown }): string {
 export const toolTrajectoryScorer = registerBuiltin(
   defineScorer<ToolTrajectoryOptions>({
     name: "tool-trajectory",
+    options: {
+      order: z.enum(["ordered", "unordered", "subset", "superset"]),
+      args: z.enum(["strict", "partial", "ignore"]),
+      allowExtra: z.boolean(),
+      include: z.enum(["finished", "requested"]),
+    },
     description: "The run's tool calls match an expected trajectory (ordered, unordered, subset or superset; arguments strict, partial or ignored).",
     score({ run, expected, options }) {
       const wanted = normalise(expected);
@@ -158,6 +165,7 @@ export const toolTrajectoryAssertions = {
   toolSequence: defineAssertion({
     scorer: "tool-trajectory",
     arity: 1,
+    options: { ordered: z.boolean(), allowExtra: z.boolean(), args: z.enum(["strict", "partial", "ignore"]) },
     call: ([calls]: [calls: readonly ExpectedCall[]], options: { ordered?: boolean; allowExtra?: boolean; args?: "strict" | "partial" | "ignore" }) => {
       const ordered = options.ordered ?? true;
       const allowExtra = options.allowExtra ?? false;

@@ -5,6 +5,14 @@
  * options and expected value, and how the assertion reads in a report. The DSL adds what every
  * assertion has (severity, label) and never needs to know the scorer itself.
  */
+import type { ZodType } from "zod";
+
+/**
+ * The options a scorer or an assertion accepts, each with its schema. Declared so that a
+ * mistyped option (`{ time: 5 }` for `{ times: 5 }`) is an error with a suggestion at the call,
+ * not silently ignored: eval files are stripped, never type-checked.
+ */
+export type OptionShape<Options> = { readonly [Key in keyof Options]-?: ZodType };
 
 /** What one call of an assertion method asks of its scorer. */
 export interface AssertionCall {
@@ -26,5 +34,9 @@ export interface AssertionSugar<Positional extends readonly unknown[], Options e
   readonly scorer: string;
   /** How many positional arguments come before the options object. */
   readonly arity: Positional["length"];
+  /** Every scorer-specific option the method accepts (severity and label are the DSL's). */
+  readonly options: OptionShape<NoInfer<Options>>;
+  /** A problem with the positional arguments that makes the assertion check nothing (e.g. an empty text), or undefined. */
+  readonly check?: (positional: Positional) => string | undefined;
   readonly call: (positional: Positional, options: Options) => AssertionCall;
 }

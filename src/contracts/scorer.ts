@@ -9,6 +9,7 @@ import type { ErrorInfo } from "./events.js";
 import type { LanguageModel } from "./model.js";
 import type { RunView } from "./run-view.js";
 import type { ScriptInput } from "./script.js";
+import type { OptionShape } from "./assertion.js";
 
 export const SCORER_CONTRACT_VERSION = 1;
 
@@ -78,5 +79,12 @@ export interface ScorerInput<Options = Record<string, unknown>> {
 export interface Scorer<Options = any> {
   readonly name: string;
   readonly description: string;
+  /**
+   * The options it accepts, each with its schema. When given, options it does not name are
+   * refused where the scorer is used (`match.*`, `t.judge`), with a suggestion.
+   */
+  readonly options?: OptionShape<Options>;
+  /** A problem with the expected value that would make the check vacuous (e.g. an empty text), or undefined. */
+  readonly checkExpected?: (expected: unknown) => string | undefined;
   score(input: ScorerInput<Options>): ScoreResult | Promise<ScoreResult>;
 }

@@ -14,6 +14,7 @@ export {
   type AssertOptions,
   type AssertionResult,
   type JudgeOptions,
+  type JudgeResult,
   type Severity,
   type Matcher,
   type Predicate,

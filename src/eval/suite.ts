@@ -34,6 +34,10 @@ export interface SuiteOptions {
   shard?: Shard;
   env?: Readonly<Record<string, string | undefined>>;
   store?: RunStore;
+  /** Under --mock: the store every case's runs are copied to (--keep-runs). */
+  keep?: RunStore;
+  /** The store's path as the user named it, for the report (--keep-runs, or --db under --live). */
+  runStore?: string;
   liveContext?: () => RunContext;
   /** A report to compare with (already read). */
   baseline?: { file: string; report: EvalReport };
@@ -126,6 +130,7 @@ async function runGuarded(options: SuiteOptions, started: number, scope: SuiteSc
     ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.store ? { store: options.store } : {}),
+    ...(options.keep ? { keep: options.keep } : {}),
     ...(options.liveContext ? { liveContext: options.liveContext } : {}),
     ...(options.onCaseDone ? { onCaseDone: options.onCaseDone } : {}),
     ...(guard ? { guard } : {}),
@@ -164,6 +169,7 @@ async function runGuarded(options: SuiteOptions, started: number, scope: SuiteSc
     errors,
     files,
     cases,
+    runStore: options.runStore ?? null,
   };
   if (options.baseline) {
     // Only the baseline's cases this run selected are compared: a case filtered out by --tags,

@@ -38,6 +38,9 @@ export function toRunView(received: unknown): RunView {
 interface MatcherResult {
   pass: boolean;
   message: () => string;
+  /** Shown by vitest as a diff against `actual`, when the scorer compared two values. */
+  expected?: unknown;
+  actual?: unknown;
 }
 
 function judge(name: string, received: unknown, options: object, expected?: unknown, value?: unknown): MatcherResult {
@@ -55,8 +58,13 @@ function judge(name: string, received: unknown, options: object, expected?: unkn
   if (result instanceof Promise) throw new TypeError(`${scorer.name} is asynchronous; use it through t.judge in an eval case`);
   // A check that could not be made is neither a pass nor a failure, so `.not` must not turn it
   // into a pass: it throws, whichever way the matcher was asked.
-  if (result.skipped) throw new Error(`${scorer.name}: cannot check: ${result.reason}`);
-  return { pass: result.pass, message: () => (result.pass ? `expected not, but: ${result.reason}` : result.reason) };
+  if (result.skipped) throw new Error(`${scorer.name} could not decide (neither a pass nor a failure): ${result.reason}`);
+  const compared = result.details !== null && typeof result.details === "object" && "expected" in result.details && "actual" in result.details;
+  return {
+    pass: result.pass,
+    message: () => (result.pass ? `expected not, but: ${result.reason}` : result.reason),
+    ...(compared ? { expected: (result.details as { expected: unknown }).expected, actual: (result.details as { actual: unknown }).actual } : {}),
+  };
 }
 
 export const retraceMatchers = {

@@ -19,6 +19,8 @@ export async function retrace(args: string[], options: { cwd?: string; env?: Rec
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
       resolvePromise({ code, stdout, stderr });
     });
+    // A command that exits before reading its stdin closes the pipe: EPIPE then says nothing about the command.
+    child.stdin?.on("error", () => undefined);
     child.stdin?.end(options.input ?? "");
   });
 }

@@ -52,7 +52,7 @@ describe.concurrent("retrace eval-test", () => {
     const second = await retrace(["eval-test", "eval/", "--mock", "--concurrency", "1", "--reporter", `json=${join(out, "b.json")}`]);
     expect([first.code, second.code]).toEqual([0, 0]);
     const strip = (file: string) =>
-      readJsonReport(file).cases.map((result) => ({ ...result, attempts: result.attempts.map(({ durationMs: _duration, ...attempt }) => attempt) }));
+      readJsonReport(file).cases.map((result) => ({ ...result, attempts: result.attempts.map(({ durationMs: _duration, startedMs: _started, ...attempt }) => attempt) }));
     expect(strip(join(out, "b.json"))).toEqual(strip(join(out, "a.json")));
   }, processes(4));
 
@@ -151,6 +151,47 @@ ${CASE("three", "t.completed();")}`,
     expect(report.cases.map((result) => result.status)).toEqual(["failed", "skipped", "skipped"]);
     expect(junitCounts(readFileSync(join(dir, "r.xml"), "utf8"))).toMatchObject({ tests: 3, failures: 1, skipped: 2 });
   });
+
+  it("--bail at the default --mock concurrency stops after the first failure: the rest are skipped, deterministically", async () => {
+    const cases = Array.from({ length: 20 }, (_, index) => CASE(`case ${index}`, index === 2 ? "t.outputContains('nope');" : "t.completed();")).join("\n");
+    const dir = suite({ "bail.eval.ts": `import { defineEval } from "retrace-agents";\n${cases}` });
+    const out = join(dir, "report.json");
+    const run = await retrace(["eval-test", dir, "--mock", "--bail", "--reporter", `json=${out}`]);
+    expect(run.code).toBe(1);
+    const statuses = readJsonReport(out).cases.map((result) => result.status);
+    expect(statuses).toEqual(["passed", "passed", "failed", ...Array.from({ length: 17 }, () => "skipped")]);
+    expect(run.stdout).toContain("17 skipped");
+  }, processes(1));
+
+  it("--keep-runs writes every --mock case's runs to a SQLite store that retrace trace reads; the report and console name it", async () => {
+    const dir = suite({
+      "kept.eval.ts": `import { defineEval } from "retrace-agents";
+${CASE("fails", "t.outputContains('nope'); await t.judge('llm-judge', { rubric: 'polite', mock: { responses: [{ text: 'PASS' }] } });")}
+${CASE("passes", "t.completed();")}`,
+    });
+    const out = join(dir, "report.json");
+    const run = await retrace(["eval-test", "kept.eval.ts", "--mock", "--keep-runs", "runs/kept.db", "--reporter", `json=${out}`], { cwd: dir });
+    expect(run.code).toBe(1);
+    const report = readJsonReport(out);
+    expect(report.runStore).toBe("runs/kept.db");
+    const failed = report.cases.find((result) => result.name === "fails")?.attempts[0];
+    const runId = failed?.runId as string;
+    expect(run.stdout).toContain(`run ${runId}: completed, 1 step(s), 0 tool call(s) · retrace trace ${runId} --db runs/kept.db`);
+    const trace = await retrace(["trace", runId, "--db", "runs/kept.db"], { cwd: dir });
+    expect([trace.code, trace.stdout]).toEqual([0, expect.stringContaining("Hello there.")]);
+    // The judge's run and the passing case's run are kept too.
+    const judge = await retrace(["trace", failed?.judgeRuns[0] as string, "--db", "runs/kept.db"], { cwd: dir });
+    expect([judge.code, judge.stdout]).toEqual([0, expect.stringContaining("PASS")]);
+    // A second eval into the same file replaces the runs the first kept, rather than colliding with them.
+    const again = await retrace(["eval-test", "kept.eval.ts", "--mock", "--keep-runs", "runs/kept.db"], { cwd: dir });
+    expect(again.code).toBe(1);
+    expect(again.stdout).not.toContain("could not keep");
+    // A file that is not a run store is refused, untouched.
+    writeFileSync(join(dir, "notes.db"), "my notes");
+    const foreign = await retrace(["eval-test", "kept.eval.ts", "--mock", "--keep-runs", "notes.db"], { cwd: dir });
+    expect(foreign.code).toBe(2);
+    expect(readFileSync(join(dir, "notes.db"), "utf8")).toBe("my notes");
+  }, processes(5));
 
   it("compares with a baseline: regressions, fixes and score changes", async () => {
     const write = (first: string, second: string) =>

@@ -91,14 +91,33 @@ describe("the console reporter", () => {
         " ✗ eval/a.eval.ts > bad score 0.50",
         '     ✗ calledTool("x"): x was never called; calls: none',
         "     ! timed out after 50 ms",
-        "     run eval_bad: completed, 1 step(s), 0 tool call(s)",
+        "     run eval_bad: completed, 1 step(s), 0 tool call(s) · kept in memory only (--keep-runs <file.db> keeps it for retrace trace)",
         "",
         "Cases  1 passed · 1 failed · 1 file(s) not loaded (2)",
-        "Score  0.75   Time  1.23 s",
+        "Score  0.75 (mean assertion score of the 2 case(s); not a pass rate)   Time  1.23 s",
         "",
         "ERROR (something could not be loaded) · exit code 2",
         "",
       ].join("\n"),
     );
+  });
+
+  it("does not print a score that contradicts the verdict: cases that failed on errors are not scored", () => {
+    const failedOnErrors = (name: string): CaseResult => {
+      const base = result(name, true);
+      const attempt = { ...base.attempts[0]!, status: "failed" as const, errors: ["the mock script ran out"], scored: false };
+      return { ...base, status: "failed", attempts: [attempt] };
+    };
+    const cases = ["a", "b", "c", "d"].map(failedOnErrors);
+    expect(summarise(cases, [], [], 1)).toMatchObject({ passed: 0, failed: 4, score: null, scoredCases: 0 });
+    let text = "";
+    new ConsoleReporter({ write: (chunk) => (text += chunk), isTTY: false, color: false }).finish(report(cases, [file]));
+    expect(text).toContain("Score  — (no case was scored: each failed before its assertions decided, or skipped them all)");
+    expect(text).not.toContain("1.00");
+    // One scored case among them: the score is its, and says over how many.
+    const mixed = [...cases.slice(0, 3), result("ok", true)];
+    let mixedText = "";
+    new ConsoleReporter({ write: (chunk) => (mixedText += chunk), isTTY: false, color: false }).finish(report(mixed, [file]));
+    expect(mixedText).toContain("Score  1.00 (mean assertion score of 1 of 4 cases (the others failed before their assertions decided); not a pass rate)");
   });
 });

@@ -10,7 +10,9 @@ import { readJsonReport, retrace, tempDir, type CliRun } from "./cli-helpers.js"
 const expected: Record<string, RegExp> = {
   "calledTool fails when the tool never ran": /calledTool\("calculator"\): calculator was never called; calls: none/,
   "calledTool fails when the only call failed": /calculator was requested 1 time but never ran to completion: .*failed: threw/,
-  "calledToolWith fails on other arguments": /no call of calculator had arguments matching \{"expression":"3 \+ 3"\}; calls: calculator\(\{"expression":"2 \+ 2"\}\) finished/,
+  "calledToolWith fails on other arguments":
+    /no call of calculator had arguments matching \{"expression":"3 \+ 3"\}; the nearest, \S+, differs at expression: expected "3 \+ 3", got "2 \+ 2"; calls: calculator\(\{"expression":"2 \+ 2"\}\) finished/,
+  "check on large data shows where it differs": /^check\(.*\): at key42\.value: expected 42, got 41 \(expected \{/,
   "notCalledTool fails when the tool ran": /notCalledTool\("calculator"\): calculator was called 1 time/,
   "toolWasBlocked fails when the call ran": /toolWasBlocked\("calculator"\): calculator was not blocked: .*finished/,
   "toolWasBlocked fails on another reason": /write_file was blocked with mode_blocked, expected policy_denied/,
@@ -42,6 +44,19 @@ const expected: Record<string, RegExp> = {
   "a soft judge whose script runs out fails the case": /the mock script of the judge run eval_[0-9a-f]{12}\.judge1 ran out: script exhausted/,
   "a child process under --mock fails the case": /network request under --mock: a child process \(execFileSync curl https:\/\/api\.example\.com\/compute\)/,
   "a rejection left unhandled fails the case": /the case's code left an error unhandled: unhandled rejection: nobody handles this \(at fixtures\/evals\/failing\/failures\.eval\.ts:\d+:\d+\)/,
+  "a script with responses left unused fails the case":
+    /the mock script left 1 response\(s\) unused: #2 text "A second answer nobody asked for\."; the agent stopped before the script expected \(if they are spare on purpose: allow_unused: true in the script, or allowUnused: true on the case\)/,
+  "a judge whose script has spare responses fails the case": /the mock script of the judge run eval_[0-9a-f]{12}\.judge1 left 1 response\(s\) unused: #2 text "PASS again"/,
+  'outputContains("") is refused': /the test body threw: case "outputContains\(""\) is refused": t\.outputContains\(""\): includes\(""\) checks nothing: every text contains the empty string/,
+  "outputContains([]) is refused": /t\.outputContains\(\[\]\): includes\(\[\]\) checks nothing/,
+  "match.includes(undefined) is refused": /case "match\.includes\(undefined\) is refused": t\.check\(…, includes\): includes needs the text \(or item\) to look for, got undefined/,
+  'match.includes("") is refused': /t\.check\(…, includes\(""\)\): includes\(""\) checks nothing/,
+  "match.similar with threshold is refused": /t\.check\(…, similarity\("Hello"\)\): unknown option "threshold"; it accepts method, min, caseSensitive/,
+  "calledTool with time is refused": /t\.calledTool\("calculator"\): unknown option "time" \(did you mean "times"\?\)/,
+  "calledToolWith with strcit is refused": /unknown option "strcit" \(did you mean "strict"\?\)/,
+  "match.numeric with tolerence is refused": /unknown option "tolerence" \(did you mean "tolerance"\?\)/,
+  'severity "gat" is refused': /t\.outputContains\("Hello"\): option severity: expected "gate" or "soft", got "gat" \(did you mean "gate"\?\)/,
+  "maxCost with no price is skipped, never passed because maxSteps held": /every assertion was skipped; nothing was checked/,
   "a missing config file": /no-such-agent\.yaml: config file not found/,
   "a mock for a tool the agent lacks": /tools\.search_docs mocks a tool the agent does not have \(its tools: calculator\)/,
   "no mock script under --mock": /has no mock script: under --mock give it "mock"/,
@@ -82,6 +97,12 @@ describe("the failing fixtures", () => {
     expect(reasons.join("\n")).toMatch(message);
     // The console says the same thing as the JSON report.
     expect(run.stdout).toContain(name);
+  });
+
+  it("an equality failure's details carry the differing paths and both values, for the JSON report", () => {
+    const assertion = report.cases.find((item) => item.name === "check on large data shows where it differs")?.attempts[0]?.assertions[0];
+    expect((assertion?.details as { differences: unknown }).differences).toEqual([{ path: "key42.value", expected: 42, actual: 41 }]);
+    expect(run.stdout).toContain("at key42.value: expected 42, got 41");
   });
 
   it("covers every assertion of t", () => {

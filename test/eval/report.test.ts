@@ -76,6 +76,17 @@ describe("JUnit XML", () => {
   });
 });
 
+describe("JUnit suite time", () => {
+  it("is the suite's wall span when cases ran concurrently, not the sum of their durations", () => {
+    const timed = (name: string, startedMs: number, durationMs: number): CaseResult => {
+      const base = result(name, "passed");
+      return { ...base, attempts: base.attempts.map((attempt) => ({ ...attempt, startedMs, durationMs })) };
+    };
+    const xml = renderJunit(report([timed("a", 100, 300), timed("b", 150, 300), timed("c", 200, 100)]));
+    expect(xml).toContain('<testsuite name="eval/a.eval.ts" tests="3" failures="0" errors="0" skipped="0" time="0.350">');
+  });
+});
+
 describe("Markdown", () => {
   it("gives the verdict, the counts and each failure", () => {
     const text = renderMarkdown(report([result("ok", "passed"), result("bad | pipe", "failed")]));

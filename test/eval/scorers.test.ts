@@ -28,6 +28,7 @@ import {
   toolTrajectoryScorer,
 } from "../../scorers/index.js";
 import { viewRun } from "../../src/journal/index.js";
+import { deepEqual, differences, matchesPartial } from "../../scorers/support.js";
 import { checkResult, defineScorer } from "../../src/scoring/index.js";
 import { type JudgeService, type Scorer } from "../../src/contracts/index.js";
 import type { RunEvent } from "../../src/contracts/index.js";
@@ -219,11 +220,46 @@ describe("run and log scorers", () => {
   it("budgets: within, over (value falls with the overrun), and unknown cost skipped, never passed", () => {
     expect(score(budgetsScorer, { events: calls, options: { maxSteps: 2, maxTokens: 30 } })).toMatchObject({ pass: true, value: 1 });
     expect(score(budgetsScorer, { events: calls, options: { maxSteps: 1 } })).toMatchObject({ pass: false, value: 0.5, reason: "over budget: steps 2 of 1" });
-    expect(score(budgetsScorer, { events: calls, options: { maxCost: 1 } })).toEqual({
+    expect(score(budgetsScorer, { events: calls, options: { maxCost: 1 } })).toMatchObject({
       skipped: true,
-      reason: "cannot check cost: unknown (the model has no price: set llm.prices)",
+      reason: "cannot check cost (the model has no price: set llm.prices)",
     });
-    expect(score(budgetsScorer, { events: calls, options: { maxCost: 1, maxSteps: 5 } }).reason).toMatch(/within budget: steps 2 of 5; cost unknown/);
+    // Another budget that held does not turn the unknown one into a pass.
+    expect(score(budgetsScorer, { events: calls, options: { maxCost: 1, maxSteps: 5 } })).toMatchObject({
+      skipped: true,
+      reason: "cannot check cost (the model has no price: set llm.prices); within budget: steps 2 of 5",
+    });
+    // One that was exceeded still fails, whatever is unknown.
+    expect(score(budgetsScorer, { events: calls, options: { maxCost: 1, maxSteps: 1 } })).toMatchObject({ pass: false, reason: expect.stringMatching(/^over budget: steps 2 of 1; unknown: cost/) });
+  });
+
+  it("budgets: tokens are unknown when a call reported no usage; a lower bound over the limit still fails", () => {
+    const unknownUsage = buildLog([user("go"), { ...answer("hi"), response: { text: "hi", toolCalls: [], stopReason: "end", usage: null } } as never, answer("again", 2), done("again")]);
+    expect(viewRun(unknownUsage).usage.unknownCalls).toBe(1);
+    expect(score(budgetsScorer, { events: unknownUsage, options: { maxTokens: 1000, maxSteps: 5 } })).toMatchObject({
+      skipped: true,
+      reason: "cannot check tokens (1 model call(s) reported no usage); within budget: steps 2 of 5",
+    });
+    expect(score(budgetsScorer, { events: unknownUsage, options: { maxTokens: 10 } })).toMatchObject({ pass: false, reason: "over budget: tokens 15 of 10" });
+  });
+});
+
+describe("structural differences", () => {
+  it("exact names the first differing paths and both values, in the reason and the details", () => {
+    const result = score(exactScorer, { value: { a: { b: [1, 2, 4] }, c: "x", d: 1 }, expected: { a: { b: [1, 2, 3] }, c: "x", e: 2 } });
+    expect(result.reason).toMatch(/^at a\.b\[2\]: expected 3, got 4; at d: expected \(no such key\), got 1; at e: expected 2, got \(missing\)/);
+    expect(result.details).toMatchObject({ differences: [{ path: "a.b[2]", expected: 3, actual: 4 }, { path: "d" }, { path: "e" }] });
+    expect(score(exactScorer, { value: "the quick brown fox", expected: "the quick red fox" }).reason).toMatch(/^first difference at character 10: expected "the quick red fox", got "the quick brown fox"/);
+  });
+
+  it("differences is empty exactly when deepEqual holds (strict), and when matchesPartial holds (partial)", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        expect(differences(a, b).length === 0).toBe(deepEqual(a, b));
+        expect(differences(a, b, "partial").length === 0).toBe(matchesPartial(b, a));
+        expect(differences(a, a)).toEqual([]);
+      }),
+    );
   });
 });
 
@@ -266,7 +302,12 @@ describe("value scorers", () => {
   it("json-schema validates data or the JSON in a text, against a JSON Schema or a zod schema", () => {
     const schema = { type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"] };
     expect(score(jsonSchemaScorer, { value: '```json\n{"n": 3}\n```', expected: schema }).pass).toBe(true);
-    expect(score(jsonSchemaScorer, { value: { n: 0 }, expected: schema }).reason).toMatch(/^invalid at n: /);
+    expect(score(jsonSchemaScorer, { value: { n: 0 }, expected: schema }).reason).toMatch(/^invalid: at n: /);
+    // Every violation is reported, not only the first.
+    const person = { type: "object", properties: { age: { type: "integer" }, email: { type: "string" } }, required: ["age", "email"] };
+    const both = score(jsonSchemaScorer, { value: { age: "old" }, expected: person });
+    expect(both.reason).toMatch(/^2 violations: at age: .*; at email: /);
+    expect(both.details).toMatchObject({ issues: [{ path: "age" }, { path: "email" }] });
     expect(score(jsonSchemaScorer, { value: "not json", expected: schema }).reason).toMatch(/^the text is not JSON/);
     expect(score(jsonSchemaScorer, { value: { n: "x" }, expected: z.object({ n: z.string() }) }).pass).toBe(true);
   });

@@ -33,13 +33,25 @@ describe("retrace-agents/vitest matchers", () => {
     expect(() => expect(run).toHaveCalledTool("boom")).toThrow('boom was never called; calls: echo({"text":"hi"}) finished');
     expect(() => expect(run).toHaveUsedNoTools()).toThrow(/expected no tool calls; the model requested echo/);
     expect(() => expect(run).not.toHaveCalledTool("echo")).toThrow(/expected not, but: echo was called/);
-    expect(() => expect(run).toBeWithinBudget({ maxCost: 1 })).toThrow(/cannot check: cannot check cost/);
+    expect(() => expect(run).toBeWithinBudget({ maxCost: 1 })).toThrow(/budgets could not decide \(neither a pass nor a failure\): cannot check cost/);
+  });
+
+  it("show expected and received where the scorer compared two values", async () => {
+    const run = await echoRun();
+    let thrown: unknown;
+    try {
+      expect(run).toHaveCalledTool("echo", { text: "bye" });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ expected: { text: "bye" }, actual: { text: "hi" } });
+    expect((thrown as Error).message).toMatch(/differs at text: expected "bye", got "hi"/);
   });
 
   it("a check that cannot be made fails either way: .not does not turn it into a pass", async () => {
     const run = await echoRun(); // a scripted model: no price, so no cost
-    expect(() => expect(run).not.toBeWithinBudget({ maxCost: 1000 })).toThrow(/budgets: cannot check: cannot check cost/);
-    expect(() => expect(run).toBeWithinBudget({ maxCost: 1000 })).toThrow(/budgets: cannot check: cannot check cost/);
+    expect(() => expect(run).not.toBeWithinBudget({ maxCost: 1000 })).toThrow(/budgets could not decide \(neither a pass nor a failure\): cannot check cost/);
+    expect(() => expect(run).toBeWithinBudget({ maxCost: 1000 })).toThrow(/budgets could not decide \(neither a pass nor a failure\): cannot check cost/);
   });
 
   it("read a hand-built log, a RunView, or an eval case's t", () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { EvalDefinitionError, UsageError } from "../../errors/index.js";
@@ -31,13 +31,18 @@ Selecting:
 
 Running:
   --concurrency <n>      cases in flight at once (default: the number of cores, ${availableParallelism()}, under --live;
-                         at least 16 under --mock, where cases interleave in one thread)
+                         at least 16 under --mock, where cases interleave in one thread; 1 with --bail)
   --timeout <ms>         per-case timeout (turns, body and scoring) for cases that set none,
                          and for loading each eval file (default 30000)
   --repeat <n>           run each case n times: pass rate per case, flaky cases listed
-  --bail [n]             stop starting cases after n failures (default 1)
+  --bail [n]             stop after n failed cases (default 1); the cases not run are reported
+                         skipped. Under --mock it runs cases one at a time, in order, so the same
+                         cases are skipped every time; under --live cases already running finish
   --threshold <0..1>     least score a case needs, for cases that set none (default 0)
   --db <path>            keep --live runs in this SQLite store (default: in memory)
+  --keep-runs <file.db>  under --mock: write every case's runs (its judges' and sub-agents' too)
+                         to this SQLite store, replacing the runs an earlier eval kept there, so
+                         retrace trace <runId> --db <file.db> shows the run a failure names
 
 Reporting:
   --reporter <r>         console (always on unless another reporter writes to stdout),
@@ -130,12 +135,16 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
     bail: { type: "string" },
     threshold: { type: "string" },
     db: { type: "string" },
+    "keep-runs": { type: "string" },
     reporter: { type: "string", multiple: true },
     baseline: { type: "string" },
   });
   if (values.mock && values.live) throw new UsageError("eval-test: choose --mock or --live, not both");
   const mode = values.live ? "live" : "mock";
-  if (mode === "mock" && values.db) throw new UsageError("eval-test: --db keeps --live runs; --mock runs are never written");
+  if (mode === "mock" && values.db) {
+    throw new UsageError("eval-test: --db keeps --live runs; to keep --mock runs for retrace trace, use --keep-runs <file.db>");
+  }
+  if (mode === "live" && values["keep-runs"] !== undefined) throw new UsageError("eval-test: --keep-runs keeps --mock runs; under --live use --db <path>");
   const threshold = parseThreshold(values.threshold);
   const reporters = parseReporters(values.reporter ?? [], io.cwd);
   const shard = values.shard === undefined ? undefined : parseShardOption(values.shard);
@@ -153,6 +162,9 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
     const { SqliteRunStore } = await import("../../store/sqlite-store.js");
     store = new SqliteRunStore(resolve(io.cwd, values.db));
   }
+  let keep: (RunStore & { close(): void }) | undefined;
+  if (values["keep-runs"] !== undefined) keep = await openKeptStore(io.cwd, values["keep-runs"]);
+  const runStore = values["keep-runs"] ?? values.db;
   // The suite's scope, kept by this process to its end: under --mock the network stays refused
   // after the suite (a case's leftover timer gets nothing in the moments before the process
   // exits), and an error thrown then cannot change the exit code the report gave.
@@ -175,6 +187,8 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
       ...(values.t !== undefined ? { pattern: values.t } : {}),
       ...(shard ? { shard } : {}),
       ...(store ? { store } : {}),
+      ...(keep ? { keep } : {}),
+      ...(runStore !== undefined ? { runStore } : {}),
       ...(baseline ? { baseline } : {}),
       ...(scope ? { scope } : {}),
       ...(consoleReporter
@@ -186,6 +200,7 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
     });
   } finally {
     store?.close();
+    keep?.close();
   }
   // Files first: one that cannot be written is an error of the report, which the console's
   // verdict and the exit code then include.
@@ -199,6 +214,24 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
     setTimeout(() => process.exit(report.summary.exitCode), 250).unref();
   }
   return report.summary.exitCode;
+}
+
+/**
+ * The --keep-runs store, empty: the cases' run ids are derived from the cases, so the runs of
+ * an earlier eval kept in the same file would collide with this one's. A file that is not a
+ * Retrace run store is refused untouched; one that is, is replaced.
+ */
+async function openKeptStore(cwd: string, file: string): Promise<RunStore & { close(): void }> {
+  if (file === "") throw new UsageError("eval-test: --keep-runs needs a file name, e.g. --keep-runs eval-runs.db");
+  const { openStore } = await import("../store.js");
+  const path = resolve(cwd, file);
+  if (existsSync(path)) {
+    // Checked as a run store (a folder, a foreign file or another program's database is refused) before it is removed.
+    openStore(cwd, file, undefined, { mustExist: true }).close();
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  return openStore(cwd, file);
 }
 
 function parseShardOption(text: string) {

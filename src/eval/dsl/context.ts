@@ -9,7 +9,9 @@ import type { AgentRun, TurnOutcome } from "../../agent/index.js";
 import type { AssertionCall, AssertionSugar, CaseInfo, JudgeService, RunEvent, RunStore, RunView, Scorer, ScoreResult, ToolCallView, TurnView, Usage } from "../../contracts/index.js";
 import { errorMessage } from "../../errors/index.js";
 import { viewRun } from "../../journal/index.js";
-import { checkResult, failed, passed } from "../../scoring/index.js";
+import { checkResult, failed, optionsProblem, passed } from "../../scoring/index.js";
+import { EvalDefinitionError } from "../../errors/index.js";
+import { z } from "zod";
 import { brief } from "../../text/index.js";
 // The registry (every built-in registers itself on import) and the built-ins' assertion sugar.
 import { builtinAssertions, getScorer, type BuiltinAssertions } from "../../../scorers/index.js";
@@ -70,6 +72,11 @@ export interface CaseHost {
   fail(message: string): void;
 }
 
+/** The options every assertion takes, besides its own. */
+const COMMON_OPTIONS = { severity: z.enum(["gate", "soft"]), label: z.string() };
+/** t.judge's own options; the rest go to the scorer. */
+const JUDGE_OPTIONS = { ...COMMON_OPTIONS, value: z.unknown(), expected: z.unknown() };
+
 const EVALUATE = Symbol("evaluate");
 const UNSETTLED = Symbol("unsettled");
 const SENDING = Symbol("sending");
@@ -83,7 +90,19 @@ export type AssertionMethod<Sugar> =
 export type AssertionMethods<Table> = { [Method in keyof Table]: AssertionMethod<Table[Method]> };
 
 /** Any sugar, as the DSL calls it (its own types were checked where it was defined). */
-type AnySugar = { readonly scorer: string; readonly arity: number; readonly call: (positional: never, options: never) => AssertionCall };
+type AnySugar = {
+  readonly scorer: string;
+  readonly arity: number;
+  readonly options: Record<string, z.ZodType>;
+  readonly check?: (positional: never) => string | undefined;
+  readonly call: (positional: never, options: never) => AssertionCall;
+};
+
+/** What t.judge returns: the assertion's result with the scorer's verdict (`pass`, `skipped`) beside its `status`. */
+export interface JudgeResult extends AssertionResult {
+  pass: boolean;
+  skipped: boolean;
+}
 
 // The built-in assertions (t.calledTool, t.outputContains, ...) are methods of every t, made from the table below.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged with the class below, which installs these methods in its static block
@@ -182,7 +201,9 @@ export class EvalContext {
 
   /** Checks any value: `match.numeric(4)`, a RegExp, a predicate, or plain data (exact equality). */
   check(value: unknown, matcher: Matcher, options: AssertOptions = {}): void {
+    this.#refuse("check", optionsProblem(options, COMMON_OPTIONS));
     if (isScorerRef(matcher)) {
+      this.#refuse(`check(…, ${matcher.label})`, scorerProblem(matcher.scorer, matcher.options, matcher.expected));
       this.#record("check", `check(${brief(value)}, ${matcher.label})`, matcher.scorer, options, matcher.options, matcher.expected, value);
     } else if (matcher instanceof RegExp) {
       this.#record("check", `check(${brief(value)}, ${String(matcher)})`, "regex", options, {}, matcher, value);
@@ -197,8 +218,9 @@ export class EvalContext {
    * Runs a scorer now (a registered name or a scorer object; "llm-judge" asks a model) and
    * records its result. Options go to the scorer; `value` defaults to the final output.
    */
-  async judge(scorer: string | Scorer, options: JudgeOptions = {}): Promise<AssertionResult> {
+  async judge(scorer: string | Scorer, options: JudgeOptions = {}): Promise<JudgeResult> {
     const { severity, label, value, expected, ...scorerOptions } = options;
+    this.#refuse(`judge(${brief(typeof scorer === "string" ? scorer : scorer.name)})`, optionsProblem({ severity, label }, COMMON_OPTIONS) ?? scorerProblem(scorer, scorerOptions, expected, JUDGE_OPTIONS));
     const name = typeof scorer === "string" ? scorer : scorer.name;
     const entry: Recorded = {
       assertion: "judge",
@@ -213,7 +235,14 @@ export class EvalContext {
     this.#recorded.push(entry);
     entry.pending = this.#score(entry);
     entry.result = await entry.pending;
-    return entry.result;
+    return { ...entry.result, pass: entry.result.status === "passed", skipped: entry.result.status === "skipped" };
+  }
+
+  /** A call that would check nothing, or with options it does not take, is a mistake in the case: it throws, naming the case. */
+  #refuse(call: string, problem: string | undefined): void {
+    if (problem === undefined) return;
+    // No place: the runner adds the line of the eval file the call is on.
+    throw new EvalDefinitionError(`case "${this.#host.caseInfo.name}": t.${call}: ${problem}`);
   }
 
   static {
@@ -223,7 +252,11 @@ export class EvalContext {
       const assertion = {
         [method](this: EvalContext, ...args: unknown[]): void {
           const options = (args[sugar.arity] ?? {}) as AssertOptions;
-          const call = sugar.call(args.slice(0, sugar.arity) as never, options as never);
+          const positional = args.slice(0, sugar.arity);
+          const shown = () => `${method}(${positional.map((arg) => brief(arg)).join(", ")})`;
+          const problem = optionsProblem(args[sugar.arity], sugar.options, COMMON_OPTIONS) ?? sugar.check?.(positional as never);
+          if (problem !== undefined) this.#refuse(shown(), problem);
+          const call = sugar.call(positional as never, options as never);
           this.#record(method, call.label, sugar.scorer, options, call.options, call.expected);
         },
       }[method];
@@ -347,6 +380,23 @@ export function sendsInFlight(t: EvalContext): Promise<TurnOutcome>[] {
 /** Ends the case for `t`: a later t.send is refused. */
 export function closeContext(t: EvalContext): void {
   t[CLOSE]();
+}
+
+/**
+ * A problem with a scorer's options (unknown keys, values its schema refuses) or expected
+ * value, when the scorer declares them. A scorer named but not registered is left to scoring,
+ * which reports it with a suggestion.
+ */
+function scorerProblem(scorer: string | Scorer, options: Record<string, unknown>, expected: unknown, extra: Record<string, z.ZodType> = {}): string | undefined {
+  let resolved: Scorer | undefined;
+  try {
+    resolved = typeof scorer === "string" ? getScorer(scorer) : scorer;
+  } catch {
+    return undefined;
+  }
+  const declared = resolved.options as Record<string, z.ZodType> | undefined;
+  const problem = declared ? optionsProblem(options, declared, extra) : undefined;
+  return problem ?? resolved.checkExpected?.(expected);
 }
 
 function predicateScorer(predicate: (value: unknown) => unknown): Scorer {

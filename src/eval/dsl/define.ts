@@ -45,6 +45,12 @@ export interface EvalSpec {
   timeout?: number;
   /** Least score (mean of non-skipped assertion values) the case needs to pass. */
   threshold?: number;
+  /**
+   * Scripted responses the run never reached fail the case (the agent stopped before its
+   * script expected) — its own script's, a called sub-agent's, a judge's. true: spares are on
+   * purpose. A script can say the same for itself with `allow_unused: true`.
+   */
+  allowUnused?: boolean;
   /** The case body: drive the agent with `t.send` and record assertions. */
   test: (t: EvalContext) => unknown;
 }
@@ -57,7 +63,7 @@ export interface EvalCase extends Readonly<EvalSpec> {
   readonly file: string | undefined;
 }
 
-const SPEC_KEYS = new Set(["name", "config", "mock", "tools", "input", "tags", "timeout", "threshold", "test"]);
+const SPEC_KEYS = new Set(["name", "config", "mock", "tools", "input", "tags", "timeout", "threshold", "allowUnused", "test"]);
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
@@ -99,6 +105,7 @@ function checkSpec(spec: unknown): string | undefined {
   if (spec.tags !== undefined && !(Array.isArray(spec.tags) && spec.tags.every((tag) => typeof tag === "string" && tag !== ""))) return "tags: expected a list of words";
   if (spec.timeout !== undefined && !(typeof spec.timeout === "number" && spec.timeout > 0)) return "timeout: expected milliseconds (a positive number)";
   if (spec.threshold !== undefined && !(typeof spec.threshold === "number" && spec.threshold >= 0 && spec.threshold <= 1)) return "threshold: expected a number from 0 to 1";
+  if (spec.allowUnused !== undefined && typeof spec.allowUnused !== "boolean") return "allowUnused: expected true or false";
   if (typeof spec.test !== "function") return "test: must be a function (t) => { ... }";
   return undefined;
 }

@@ -10,6 +10,7 @@ export {
   type AssertOptions,
   type AssertionResult,
   type JudgeOptions,
+  type JudgeResult,
   type Severity,
 } from "./context.js";
 export { match, isScorerRef, scorerRef, type Matcher, type Predicate, type ScorerRef } from "./match.js";

@@ -99,7 +99,7 @@ export class ConsoleReporter {
     const failing = report.cases.filter((result) => result.status !== "passed" && result.status !== "skipped");
     if (failing.length) {
       this.#out.write(`\n${this.#paint("1", "Failures")}\n`);
-      for (const result of failing) this.#writeFailure(result);
+      for (const result of failing) this.#writeFailure(result, report);
     }
     for (const error of report.errors) this.#out.write(`\n ${this.#paint("31", "✗")} ${error.message}\n`);
     const { summary } = report;
@@ -111,7 +111,15 @@ export class ConsoleReporter {
       ...(summary.fileErrors ? [this.#paint("31", `${summary.fileErrors} file(s) not loaded`)] : []),
     ];
     this.#out.write(`\n${this.#paint("1", "Cases")}  ${parts.join(" · ")} (${summary.cases})\n`);
-    this.#out.write(`${this.#paint("1", "Score")}  ${formatScore(summary.score)}   ${this.#paint("1", "Time")}  ${formatSeconds(summary.durationMs)}\n`);
+    // Says what it averages, so a high score beside failed cases does not read as a contradiction.
+    const scoredCases = summary.scoredCases ?? summary.cases;
+    const averages =
+      summary.score === null
+        ? `no case was scored${summary.cases ? ": each failed before its assertions decided, or skipped them all" : ""}`
+        : `mean assertion score of ${scoredCases === summary.cases ? `the ${scoredCases} case(s)` : `${scoredCases} of ${summary.cases} cases (the others failed before their assertions decided)`}; not a pass rate`;
+    this.#out.write(
+      `${this.#paint("1", "Score")}  ${summary.score === null ? "—" : formatScore(summary.score)} ${this.#paint("2", `(${averages})`)}   ${this.#paint("1", "Time")}  ${formatSeconds(summary.durationMs)}\n`,
+    );
     const flaky = report.cases.filter((result) => result.flaky);
     if (flaky.length) {
       this.#out.write(`\n${this.#paint("33", "Flaky")} (passed some of ${report.options.repeat} runs):\n`);
@@ -139,9 +147,11 @@ export class ConsoleReporter {
     this.#out.write(`\n${verdict} · exit code ${summary.exitCode}\n`);
   }
 
-  #writeFailure(result: CaseResult): void {
+  #writeFailure(result: CaseResult, report: EvalReport): void {
     const mark = result.status === "error" ? this.#paint("31", "✗ could not run:") : this.#paint("31", "✗");
-    const score = result.score === null ? "" : this.#paint("2", ` score ${formatScore(result.score)}`);
+    // A case that failed before its assertions decided has a score that judges nothing.
+    const scored = result.score !== null && result.attempts.every((attempt) => attempt.scored !== false);
+    const score = scored ? this.#paint("2", ` score ${formatScore(result.score)}`) : "";
     const repeat = result.attempts.length > 1 ? this.#paint("2", ` passed ${Math.round((result.passRate ?? 0) * 100)}% of ${result.attempts.length}`) : "";
     this.#out.write(`\n ${mark} ${result.id}${score}${repeat}\n`);
     for (const line of failureLines(result)) {
@@ -149,7 +159,14 @@ export class ConsoleReporter {
       this.#out.write(`     ${tag} ${line.text}\n`);
     }
     const attempt = result.attempts.find((item) => item.status !== "passed");
-    if (attempt?.runId) this.#out.write(this.#paint("2", `     run ${attempt.runId}: ${attempt.run?.status ?? "no run"}, ${attempt.run?.steps ?? 0} step(s), ${attempt.run?.toolCalls ?? 0} tool call(s)\n`));
+    if (attempt?.runId) {
+      const where = report.runStore
+        ? ` · retrace trace ${attempt.runId} --db ${report.runStore}`
+        : report.mode === "mock"
+          ? " · kept in memory only (--keep-runs <file.db> keeps it for retrace trace)"
+          : " · kept in memory only (--db <path> keeps it)";
+      this.#out.write(this.#paint("2", `     run ${attempt.runId}: ${attempt.run?.status ?? "no run"}, ${attempt.run?.steps ?? 0} step(s), ${attempt.run?.toolCalls ?? 0} tool call(s)${where}\n`));
+    }
   }
 }
 

@@ -26,6 +26,20 @@ function duration(result: CaseResult): number {
   return result.attempts.reduce((sum, attempt) => sum + attempt.durationMs, 0);
 }
 
+/**
+ * A suite's time: from its first attempt's start to its last one's end. Cases run
+ * concurrently, so the sum of their durations would exceed the time the suite took. A report
+ * without start times (an older one, merged) falls back to the sum.
+ */
+function wallSpan(cases: readonly CaseResult[]): number {
+  const attempts = cases.flatMap((result) => result.attempts);
+  if (attempts.length === 0) return 0;
+  if (attempts.some((attempt) => attempt.startedMs === undefined)) return cases.reduce((sum, result) => sum + duration(result), 0);
+  const start = Math.min(...attempts.map((attempt) => attempt.startedMs as number));
+  const end = Math.max(...attempts.map((attempt) => (attempt.startedMs as number) + attempt.durationMs));
+  return end - start;
+}
+
 function testcase(result: CaseResult): string {
   const attempt = telling(result);
   const open = `    <testcase classname="${escape(result.file)}" name="${escape(result.name)}" time="${seconds(duration(result))}">`;
@@ -68,7 +82,7 @@ export function renderJunit(report: EvalReport): string {
     const cases = byFile.get(file.file) ?? [];
     if (cases.length === 0) continue;
     const count = (status: CaseResult["status"]) => cases.filter((result) => result.status === status).length;
-    const time = cases.reduce((sum, result) => sum + duration(result), 0);
+    const time = wallSpan(cases);
     suites.push(
       [
         `  <testsuite name="${escape(file.file)}" tests="${cases.length}" failures="${count("failed")}" errors="${count("error")}" skipped="${count("skipped")}" time="${seconds(time)}">`,

@@ -44,9 +44,17 @@ export const AttemptResultSchema = z.object({
   /** Mean of the non-skipped assertion values; null when every assertion was skipped. */
   score: z.number().min(0).max(1).nullable(),
   durationMs: z.number().nonnegative(),
+  /** When it started, in ms after the suite's first case started: cases run concurrently, so durations overlap. */
+  startedMs: z.number().nonnegative().optional(),
   assertions: z.array(AssertionResultSchema),
   /** Why the attempt failed beyond its assertions: a throw, a timeout, a network attempt under --mock, a script that ran out, ... */
   errors: z.array(z.string()),
+  /**
+   * Whether the attempt's verdict came from its assertions: false when it failed for another
+   * reason (a throw, a timeout, a script that ran out, ...), so its score judges nothing and
+   * is left out of the summary's score. A score below the threshold is still scored.
+   */
+  scored: z.boolean().optional(),
   /** Worth knowing, not failing: e.g. scripted responses the run never used. */
   notes: z.array(z.string()),
   run: RunDigestSchema.nullable(),
@@ -101,8 +109,14 @@ export const SummarySchema = z.object({
   flaky: z.number().int().nonnegative(),
   /** Files that could not be loaded. */
   fileErrors: z.number().int().nonnegative(),
-  /** Mean of the case scores that are not null. */
+  /**
+   * Mean of the scores of the cases that were scored: whose verdict came from their
+   * assertions (a case that failed on an error, or whose every assertion was skipped, is left
+   * out). Null when no case was scored. Not a pass rate: see passed and failed.
+   */
   score: z.number().min(0).max(1).nullable(),
+  /** How many cases the score averages. */
+  scoredCases: z.number().int().nonnegative().optional(),
   durationMs: z.number().nonnegative(),
   /** 0 all passed, 1 a case failed, 2 a file, config or option could not be loaded. */
   exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
@@ -129,6 +143,12 @@ export const EvalReportSchema = z.object({
   files: z.array(FileResultSchema),
   cases: z.array(CaseResultSchema),
   comparison: ComparisonSchema.optional(),
+  /**
+   * The run store that holds the cases' runs (`--keep-runs` under --mock, `--db` under --live),
+   * as the command line named it: `retrace trace <runId> --db <runStore>` shows a case's run.
+   * Null or absent: the runs were kept in memory only.
+   */
+  runStore: z.string().nullable().optional(),
   /** For a merged report: the reports it was merged from. */
   mergedFrom: z.array(z.string()).optional(),
 });

@@ -8,7 +8,12 @@ export function summarise(
   durationMs: number,
 ): EvalSummary {
   const count = (status: CaseResult["status"]) => cases.filter((result) => result.status === status).length;
-  const scores = cases.map((result) => result.score).filter((score): score is number => score !== null);
+  // A case's score counts when its verdict came from its assertions (reports from before
+  // `scored` existed count every case that has a score).
+  const scores = cases
+    .filter((result) => result.attempts.every((attempt) => attempt.scored !== false))
+    .map((result) => result.score)
+    .filter((score): score is number => score !== null);
   const fileErrors = files.filter((file) => file.error).length;
   const summary = {
     cases: cases.length,
@@ -19,6 +24,7 @@ export function summarise(
     flaky: cases.filter((result) => result.flaky).length,
     fileErrors,
     score: scores.length ? scores.reduce((sum, score) => sum + score, 0) / scores.length : null,
+    scoredCases: scores.length,
     durationMs,
   };
   return { ...summary, exitCode: exitCodeOf(summary, errors.length) };

@@ -5,10 +5,11 @@
  */
 import { rmSync } from "node:fs";
 import { dirname, isAbsolute, relative } from "node:path";
-import { AgentRun, childRunId } from "../../agent/index.js";
+import { AgentRun, childRunId, isSubAgent, subAgentDefinition, type AgentDefinition } from "../../agent/index.js";
 import { createRunContext, manualClock } from "../../context/index.js";
 import { describePlace, errorMessage, RetraceError } from "../../errors/index.js";
-import type { CaseInfo, RunEvent, RunStore, RunView } from "../../contracts/index.js";
+import type { CaseInfo, LanguageModel, RunEvent, RunStore, RunView } from "../../contracts/index.js";
+import { ScriptedModel } from "../../providers/scripted/index.js";
 import { MemoryRunStore } from "../../store/index.js";
 import { caseScope, runInScope, type CaseScope, type SuiteScope } from "../../sandbox/index.js";
 import { closeContext, EvalContext, evaluateAssertions, sendsInFlight, unsettledAssertions, type AssertionResult } from "../dsl/index.js";
@@ -40,6 +41,8 @@ export async function runAttempt(
   options: RunCasesOptions,
   suite: SuiteScope,
   deadlines: Deadlines,
+  /** When the suite's cases began (performance.now()), so attempts say when they started. */
+  origin = 0,
 ): Promise<{ attempt: AttemptResult; scope: CaseScope | undefined }> {
   const spec = task.planned.case;
   const started = performance.now();
@@ -59,6 +62,7 @@ export async function runAttempt(
         status: "error",
         score: null,
         durationMs: performance.now() - started,
+        startedMs: started - origin,
         assertions: [],
         errors: [describeSetupError(error)],
         notes: [],
@@ -74,6 +78,7 @@ export async function runAttempt(
       : (options.liveContext?.() ?? createRunContext({ seed: prepared.config.config.llm.seed ?? 0 }));
   const notes: string[] = [];
   const judgeRuns: string[] = [];
+  const judgeModels: { runId: string; model: LanguageModel }[] = [];
   const controller = new AbortController();
   const scope = caseScope(suite, task.attempt > 1 ? `${task.planned.id} (run ${task.attempt})` : task.planned.id);
   const caseInfo: CaseInfo = { name: spec.name, file: task.planned.file, tags: spec.tags ?? [] };
@@ -83,7 +88,7 @@ export async function runAttempt(
   let t: EvalContext | undefined;
   try {
     const run = AgentRun.start(prepared.agent, { store, context, ...(runId ? { runId } : {}) });
-    const judge = judgeService(run, prepared.agent, spec, setup, store, context, controller.signal, judgeRuns, (message) => errors.push(message));
+    const judge = judgeService(run, prepared.agent, spec, setup, store, context, controller.signal, judgeRuns, (message) => errors.push(message), judgeModels);
     const body = new EvalContext({
       run,
       store,
@@ -125,6 +130,10 @@ export async function runAttempt(
       assertions.push(...unsettledAssertions(body, assertions.length, "did not settle before the case's deadline"));
     }
     closeContext(body);
+    if (options.mode === "mock" && options.keep) {
+      const problem = keepRuns(store, options.keep);
+      if (problem) errors.push(problem);
+    }
     const exhausted = scriptExhausted(run.log.events);
     if (exhausted) errors.push(`the mock script ran out: ${exhausted}`);
     // Sub-agents and judges are runs of their own: a script of theirs that runs out fails the case too.
@@ -135,13 +144,15 @@ export async function runAttempt(
     if (assertions.length === 0 && outcome !== TIMEOUT && outcome.kind === "done") {
       errors.push("the case recorded no assertions (call t.completed(), t.calledTool(...), ... in its test)");
     }
-    if (prepared.script && prepared.script.unusedResponses > 0 && !exhausted) {
-      notes.push(`the mock script has ${prepared.script.unusedResponses} unused response(s): the agent stopped before the script expected`);
-    }
+    // A script with responses the run never reached says the agent stopped early: that fails
+    // the case, unless the case or the script says the spares are on purpose.
+    if (!exhausted && spec.allowUnused !== true) errors.push(...unusedScripts(prepared, judgeModels));
     const values = assertions.filter((assertion) => assertion.value !== null).map((assertion) => assertion.value as number);
     const score = values.length ? mean(values) : null;
     const gateFailed = assertions.some((assertion) => assertion.severity === "gate" && assertion.status === "failed");
     if (score === null && assertions.length > 0) errors.push("every assertion was skipped; nothing was checked");
+    // Any error so far means the verdict did not come (only) from the assertions.
+    const decided = score !== null && errors.length === 0;
     if (score !== null && score < threshold) errors.push(`score ${score.toFixed(2)} is below the threshold ${threshold}`);
     return {
       scope,
@@ -151,8 +162,10 @@ export async function runAttempt(
         status: gateFailed || errors.length > 0 ? "failed" : "passed",
         score,
         durationMs: performance.now() - started,
+        startedMs: started - origin,
         assertions,
         errors,
+        scored: decided,
         notes,
         run: digest(body.run),
         judgeRuns,
@@ -167,6 +180,7 @@ export async function runAttempt(
         status: error instanceof RetraceError && error.code === "config_invalid" ? "error" : "failed",
         score: null,
         durationMs: performance.now() - started,
+        startedMs: started - origin,
         assertions: [],
         errors: [...errors, `the case could not run: ${errorMessage(error)}`],
         notes,
@@ -180,6 +194,62 @@ export async function runAttempt(
     // Aborting costs a DOMException; the controller is aborted only by a timeout, which already did.
     if (prepared.tempDir) rmSync(prepared.tempDir, { recursive: true, force: true });
   }
+}
+
+/** Copies every run of the case's memory store into the kept store; a problem, if one could not be kept. */
+function keepRuns(from: RunStore, to: RunStore): string | undefined {
+  for (const { runId } of from.list()) {
+    try {
+      if (to.lastSeq(runId) > 0) return `could not keep run ${runId}: the store already holds a run with that id (give --keep-runs a new file)`;
+      to.append(from.read(runId));
+    } catch (error) {
+      return `could not keep run ${runId}: ${errorMessage(error)}`;
+    }
+  }
+  return undefined;
+}
+
+/** Which responses a script left unused, and how to say they are spare on purpose; undefined when none or allowed. */
+function unusedOf(model: ScriptedModel, what: string): string | undefined {
+  const unused = model.unused();
+  if (unused.length === 0 || model.allowsUnused) return undefined;
+  const shown = unused.slice(0, 3).map((item) => `#${item.index + 1} ${item.preview}`);
+  if (unused.length > shown.length) shown.push(`and ${unused.length - shown.length} more`);
+  return (
+    `${what}${model.source ? ` (${model.source})` : ""} left ${unused.length} response(s) unused: ${shown.join("; ")}; ` +
+    `the agent stopped before the script expected (if they are spare on purpose: allow_unused: true in the script, or allowUnused: true on the case)`
+  );
+}
+
+/**
+ * What every script the runner gave this case left unused: the case's own, each sub-agent's
+ * that was called (a sub-agent the run never delegated to is a question for notCalledTool, and
+ * its script is often shared by a config's every case), and each judge's.
+ */
+function unusedScripts(prepared: PreparedAgent, judges: readonly { runId: string; model: LanguageModel }[]): string[] {
+  const problems: string[] = [];
+  const own = prepared.script && unusedOf(prepared.script, "the mock script");
+  if (own) problems.push(own);
+  const visit = (agent: AgentDefinition, path: string, seen: Set<AgentDefinition>): void => {
+    for (const tool of agent.tools) {
+      if (!isSubAgent(tool)) continue;
+      const child = subAgentDefinition(tool);
+      if (seen.has(child)) continue;
+      seen.add(child);
+      const where = path ? `${path} > ${tool.name}` : tool.name;
+      if (child.model instanceof ScriptedModel && child.model.calls > 0) {
+        const problem = unusedOf(child.model, `the mock script of sub-agent ${where}`);
+        if (problem) problems.push(problem);
+      }
+      visit(child, where, seen);
+    }
+  };
+  visit(prepared.agent, "", new Set());
+  for (const { runId, model } of judges) {
+    const problem = model instanceof ScriptedModel ? unusedOf(model, `the mock script of the judge run ${runId}`) : undefined;
+    if (problem) problems.push(problem);
+  }
+  return problems;
 }
 
 type BodyOutcome = { kind: "done" } | { kind: "threw"; error: unknown };

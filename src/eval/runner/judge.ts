@@ -20,6 +20,8 @@ export function judgeService(
   signal: AbortSignal,
   judgeRuns: string[],
   fail: (message: string) => void,
+  /** Each judge's model, by its run: the runner checks the scripts it made for unused responses. */
+  models: { runId: string; model: LanguageModel }[] = [],
 ): JudgeService {
   let count = 0;
   return {
@@ -49,6 +51,8 @@ export function judgeService(
         { store, context, runId: `${run.runId}.judge${count}`, parent: { runId: run.runId, callId: `judge_${count}` } },
       );
       judgeRuns.push(judgeRun.runId);
+      // A model the eval file built is its own to account for; a script the runner loaded is checked.
+      if (!request.model) models.push({ runId: judgeRun.runId, model });
       const outcome = await judgeRun.send(request.prompt, { signal });
       return {
         runId: judgeRun.runId,

@@ -23,13 +23,23 @@ export interface RunCasesOptions {
   timeoutMs?: number;
   /** Runs of each case. Default 1. */
   repeat?: number;
-  /** Stop starting cases after this many failed. 0 (default): never. */
+  /**
+   * Stop starting cases after this many failed; the cases not started are reported skipped.
+   * Under --mock it runs the cases one at a time (whatever `concurrency` says), so the same
+   * cases are skipped on every run. 0 (default): never.
+   */
   bail?: number;
   /** For cases that set no threshold. Default 0. */
   threshold?: number;
   env?: Readonly<Record<string, string | undefined>>;
   /** Where --live runs are kept (e.g. the SQLite store); --mock always uses a memory store per case. */
   store?: RunStore;
+  /**
+   * Under --mock: where every case's runs (its own, its judges', its sub-agents') are copied
+   * once the case is over, so a failed case's log can be looked at (`--keep-runs`). Each case
+   * still runs in a memory store of its own.
+   */
+  keep?: RunStore;
   /** The run context for --live runs (wall clock, random ids). Default: the system's. */
   liveContext?: () => RunContext;
   onCaseDone?: (result: CaseResult, done: number, total: number) => void;

@@ -35,6 +35,7 @@ export async function runCases(cases: readonly PlannedCase[], options: RunCasesO
   const scope = options.scope ?? options.guard?.scope ?? suiteScope(options.mode === "mock");
   const ownGuard = options.mode === "mock" && !options.guard ? new NetworkGuard(scope) : undefined;
   const deadlines = new Deadlines();
+  const origin = performance.now();
   ownGuard?.install();
   // An error a case's code throws (or a promise it rejects) and never handles fails that case,
   // instead of ending the process with a code the report does not show.
@@ -80,7 +81,7 @@ export async function runCases(cases: readonly PlannedCase[], options: RunCasesO
   };
   const worker = async (): Promise<void> => {
     for (let task = take(); task; task = take()) {
-      const finished = await runAttempt(task, setup, options, scope, deadlines);
+      const finished = await runAttempt(task, setup, options, scope, deadlines, origin);
       // --bail reacts at once; a late error can only add a failure.
       if (finished.attempt.status !== "passed") noteFailure(task.index);
       finishing.push({ task, ...finished });
@@ -88,7 +89,10 @@ export async function runCases(cases: readonly PlannedCase[], options: RunCasesO
     }
   };
   try {
-    const concurrency = Math.max(1, options.concurrency ?? defaultConcurrency(options.mode));
+    // --bail under --mock runs the cases one at a time, in order: which cases ran and which
+    // were skipped is then the same on every run, and none is left finishing after the stop.
+    // (Under --live, cases already in flight when the stop comes finish and are reported.)
+    const concurrency = options.mode === "mock" && options.bail ? 1 : Math.max(1, options.concurrency ?? defaultConcurrency(options.mode));
     await runInScope(scope, () => Promise.all(Array.from({ length: Math.min(concurrency, total || 1) }, worker)));
     // Timers already due (a case's setTimeout(..., 0), an eval file's top-level one) run before
     // the verdict, so what they throw or try is in the report rather than after it.
@@ -154,6 +158,7 @@ function finalise(attempt: AttemptResult, scope: CaseScope | undefined): Attempt
   return {
     ...attempt,
     status: attempt.status === "error" ? "error" : "failed",
+    scored: false,
     errors: [
       ...attempt.errors,
       ...scope.attempts.map((target) => `network request under --mock: ${target}; mock runs never touch the network (mock the tool, or run with --live)`),
