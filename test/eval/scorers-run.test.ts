@@ -157,11 +157,35 @@ describe("budgets", () => {
     expect(budget({ maxToolCalls: 0 }).value).toBeLessThan(1e-12);
   });
 
-  it("skips a run without budgets, and a cost budget on a run whose price is unknown", () => {
+  it("counts tokens a call did not report as unknown: over the limit all the same, under it not checked", () => {
+    const noUsage = { ...(priced(0) as Record<string, unknown>), response: { text: "x", toolCalls: [], stopReason: "end", usage: null } } as unknown as EventPayload;
+    const partly = buildLog([user("go"), priced(0), noUsage]);
+    expect(budget({ maxTokens: 1000 }, partly)).toEqual({
+      skipped: true,
+      reason: "cannot check tokens (1 model call(s) reported no usage)",
+      details: { used: {} },
+    });
+    expect(budget({ maxTokens: 100, maxInputTokens: 1000, maxOutputTokens: 10 }, partly)).toMatchObject({
+      pass: false,
+      reason: "over budget: tokens 120 of 100, output tokens 20 of 10; unknown: input tokens (1 model call(s) reported no usage)",
+    });
+    expect(budget({ maxSteps: 5 }, partly)).toEqual({ value: 1, pass: true, reason: "within budget: steps 2 of 5" });
+  });
+
+  it("skips a run without budgets, and never passes one whose cost cannot be checked", () => {
     expect(budget({})).toEqual({ skipped: true, reason: "no budget given" });
     const unpriced = buildLog([user("go"), priced(null)]);
-    expect(budget({ maxCost: 1 }, unpriced)).toEqual({ skipped: true, reason: "cannot check cost: unknown (the model has no price: set llm.prices)" });
-    expect(budget({ maxCost: 1, maxSteps: 0 }, unpriced).reason).toBe("over budget: steps 1 of 0; cost unknown (the model has no price: set llm.prices)");
+    expect(budget({ maxCost: 1 }, unpriced)).toEqual({ skipped: true, reason: "cannot check cost (the model has no price: set llm.prices)", details: { used: {} } });
+    expect(budget({ maxCost: 1, maxSteps: 5 }, unpriced)).toEqual({
+      skipped: true,
+      reason: "cannot check cost (the model has no price: set llm.prices); within budget: steps 1 of 5",
+      details: { used: { steps: 1 } },
+    });
+    expect(budget({ maxCost: 1, maxSteps: 0 }, unpriced)).toMatchObject({
+      pass: false,
+      reason: "over budget: steps 1 of 0; unknown: cost (the model has no price: set llm.prices)",
+      details: { used: { steps: 1 } },
+    });
   });
 });
 

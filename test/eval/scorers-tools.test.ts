@@ -32,7 +32,9 @@ describe("tool-called", () => {
     expect(score(toolCalledScorer, { events: log, options: { tool: "search", args: { q: "a" }, argsMatch: "strict" } })).toEqual({
       value: 0,
       pass: false,
-      reason: 'no call of search had arguments matching {"q":"a"}; calls: search({"k":2,"q":"a"}) finished; search({"q":"b"}) finished',
+      reason:
+        'no call of search had arguments matching {"q":"a"}; the nearest, c1, differs at k: expected (no such key), got 2; calls: search({"k":2,"q":"a"}) finished; search({"q":"b"}) finished',
+      details: { expected: { q: "a" }, actual: { q: "a", k: 2 }, differences: [{ path: "k", expected: "(no such key)", actual: 2 }] },
     });
   });
 
@@ -64,7 +66,7 @@ describe("tool-called", () => {
   it("counts a finished call of the tool even when another call of it failed", () => {
     const mixed = buildLog([requested("c1", "calc", { e: "1/0" }), failedCall("c1", "calc", "division by zero"), ...ran("c2", "calc", { e: "2" })]);
     expect(score(toolCalledScorer, { events: mixed, options: { tool: "calc", args: { e: "3" } } }).reason).toBe(
-      'no call of calc had arguments matching {"e":"3"}; calls: calc({"e":"2"}) finished',
+      'no call of calc had arguments matching {"e":"3"}; the nearest, c2, differs at e: expected "3", got "2"; calls: calc({"e":"2"}) finished',
     );
   });
 });
