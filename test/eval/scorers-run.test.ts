@@ -170,6 +170,12 @@ describe("budgets", () => {
       reason: "over budget: tokens 120 of 100, output tokens 20 of 10; unknown: input tokens (1 model call(s) reported no usage)",
     });
     expect(budget({ maxSteps: 5 }, partly)).toEqual({ value: 1, pass: true, reason: "within budget: steps 2 of 5" });
+    // A lower bound exactly at the limit says nothing either.
+    expect(budget({ maxTokens: 120 }, partly)).toMatchObject({ skipped: true, reason: "cannot check tokens (1 model call(s) reported no usage)" });
+    const unpricedToo = buildLog([user("go"), { ...(noUsage as Record<string, unknown>), cost: null } as unknown as EventPayload]);
+    expect(budget({ maxTokens: 1000, maxCost: 1 }, unpricedToo).reason).toBe(
+      "cannot check tokens (1 model call(s) reported no usage), cost (the model has no price: set llm.prices)",
+    );
   });
 
   it("skips a run without budgets, and never passes one whose cost cannot be checked", () => {

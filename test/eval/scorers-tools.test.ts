@@ -63,6 +63,21 @@ describe("tool-called", () => {
     expect(score(toolCalledScorer, { events: buildLog([]), options: { tool: "delete" } }).reason).toBe("delete was never called; calls: none");
   });
 
+  it("names the finished call nearest to the arguments expected, and at most three of its differences", () => {
+    const calls = buildLog([...ran("c1", "search", { q: "x", k: 1, lang: "pt", page: 2 }), ...ran("c2", "search", { q: "x", k: 1, lang: "en", page: 1 })]);
+    const far = score(toolCalledScorer, { events: calls, options: { tool: "search", args: { q: "y", k: 1, lang: "en", page: 1 } } });
+    expect(far.reason).toMatch(/; the nearest, c2, differs at q: expected "y", got "x"; calls: /);
+    const reversed = buildLog([...ran("c1", "search", { q: "x", k: 1, lang: "en", page: 1 }), ...ran("c2", "search", { q: "x", k: 1, lang: "pt", page: 2 })]);
+    expect(score(toolCalledScorer, { events: reversed, options: { tool: "search", args: { q: "y", k: 1, lang: "en", page: 1 } } }).reason).toMatch(/the nearest, c1, differs at q:/);
+    const four = score(toolCalledScorer, { events: buildLog(ran("c1", "search", { a: 0, b: 0, c: 0, d: 0 })), options: { tool: "search", args: { a: 1, b: 1, c: 1, d: 1 } } });
+    expect(four.reason).toMatch(/differs at a: expected 1, got 0; at b: expected 1, got 0; at c: expected 1, got 0; calls: /);
+    expect((four.details as { differences: unknown[] }).differences).toHaveLength(3);
+    const partial = score(toolCalledScorer, { events: buildLog(ran("c1", "search", { q: "xyz", k: 2, extra: true })), options: { tool: "search", args: { q: /x/, k: 1 } } });
+    expect((partial.details as { differences: unknown[] }).differences).toEqual([{ path: "k", expected: 1, actual: 2 }]);
+    const strict = score(toolCalledScorer, { events: buildLog(ran("c1", "search", { q: "x", k: 2 })), options: { tool: "search", args: { q: "x" }, argsMatch: "strict" } });
+    expect((strict.details as { differences: unknown[] }).differences).toEqual([{ path: "k", expected: "(no such key)", actual: 2 }]);
+  });
+
   it("counts a finished call of the tool even when another call of it failed", () => {
     const mixed = buildLog([requested("c1", "calc", { e: "1/0" }), failedCall("c1", "calc", "division by zero"), ...ran("c2", "calc", { e: "2" })]);
     expect(score(toolCalledScorer, { events: mixed, options: { tool: "calc", args: { e: "3" } } }).reason).toBe(
