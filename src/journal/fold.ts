@@ -297,7 +297,6 @@ function apply(previous: RunState, event: RunEvent): RunState {
       const open =
         current && (current.status === "running" || current.status === "waiting")
           ? state
-          // Stryker disable next-line StringLiteral: equivalent for the status, which the outcome sets on the next line
           : { ...state, turnViews: [...state.turnViews, { index: state.turnViews.length + 1, input: "", status: "running" as const, output: "", error: undefined, steps: 0 }] };
       return {
         ...withTurn(open, { status: event.status, output: event.output, error: event.error }),

@@ -59,7 +59,6 @@ function parse(source: string): Node {
       index++;
       if (source.startsWith("?:", index)) index += 2;
       else if (source.startsWith("?<", index) && source[index + 2] !== "=" && source[index + 2] !== "!") index = source.indexOf(">", index) + 1;
-      // Stryker disable next-line StringLiteral: equivalent, an Unsupported message is never shown (compileLinear returns undefined)
       else if (peek() === "?") throw new Unsupported("lookaround");
       const inner = alternation();
       index++; // ")"
@@ -102,7 +101,6 @@ function parse(source: string): Node {
       if (char === "*") [min, max] = [0, Infinity];
       else if (char === "+") [min, max] = [1, Infinity];
       else if (char === "?") [min, max] = [0, 1];
-      // Stryker disable next-line ConditionalExpression: equivalent, for any other character the counted-repetition pattern does not match and the node is returned as below
       else if (char === "{") {
         const found = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(index));
         if (!found) return node;
