@@ -10,7 +10,7 @@ import type { RunContext } from "../context/index.js";
 import { NetworkGuard, suiteScope, type SuiteScope } from "../sandbox/index.js";
 import { loadEvalFiles, type LoadedFile } from "./loader/index.js";
 import { caseSelector, compareReports, REPORT_FORMAT, REPORT_VERSION, summarise, type CaseResult, type EvalReport, type FileResult } from "./report/index.js";
-import { DEFAULT_TIMEOUT_MS, runCases, watchUncaught, type EvalMode, type PlannedCase } from "./runner/index.js";
+import { DEFAULT_TIMEOUT_MS, runCases, watchUncaught, type PlannedCase, type RunCasesOptions } from "./runner/index.js";
 
 export interface Shard {
   /** 1-based. */
@@ -18,15 +18,10 @@ export interface Shard {
   count: number;
 }
 
-export interface SuiteOptions {
+/** The runner's own options (documented on RunCasesOptions), plus what a suite adds: files, selection, reports. */
+export interface SuiteOptions extends Pick<RunCasesOptions, "mode" | "concurrency" | "timeoutMs" | "repeat" | "bail" | "threshold"> {
   paths: readonly string[];
   cwd: string;
-  mode: EvalMode;
-  concurrency?: number;
-  timeoutMs?: number;
-  repeat?: number;
-  bail?: number;
-  threshold?: number;
   /** Run cases with any of these tags; a tag written "!tag" excludes. */
   tags?: readonly string[];
   /** Run cases whose name (or `<file> > <name>`) matches this regular expression. */
