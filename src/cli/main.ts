@@ -30,6 +30,7 @@ const commands: Record<string, Command> = {
   },
   init: { load: lazy(() => import("./commands/init.js"), (m) => ({ run: m.initCommand, help: m.initHelp })), summary: "scaffold an agent, a mock script and passing evals" },
   approve: { load: lazy(() => import("./commands/approve.js"), (m) => ({ run: m.approveCommand, help: m.approveHelp })), summary: "approve or deny a call a run waits on" },
+  bench: { load: lazy(() => import("./commands/bench.js"), (m) => ({ run: m.benchCommand, help: m.benchHelp })), summary: "run a public benchmark (BFCL, GAIA) with its official scoring" },
   resume: { load: lazy(() => import("./commands/resume.js"), (m) => ({ run: m.resumeCommand, help: m.resumeHelp })), summary: "continue a paused run where it stopped" },
 };
 
