@@ -102,10 +102,15 @@ function check(value: unknown): void {
 
 function checkPlain(object: object): void {
   const proto = Object.getPrototypeOf(object) as unknown;
-  if (proto !== Object.prototype && proto !== null) {
-    const name = (object as { constructor?: { name?: string } }).constructor?.name ?? "object";
-    throw new Refusal(`a ${name} instance cannot be represented in JSON; convert it to plain data first`);
-  }
+  if (proto !== Object.prototype && proto !== null) throw new Refusal(`${describeInstance(proto)} cannot be represented in JSON; convert it to plain data first`);
+}
+
+/** "a Date instance", "an Entry instance"; an object whose prototype is no class's is said to be so. */
+function describeInstance(proto: unknown): string {
+  const constructor = (proto as { constructor?: unknown }).constructor;
+  const name = typeof constructor === "function" && constructor.prototype === proto ? constructor.name : "";
+  if (!name) return "an object with a custom prototype";
+  return `${/^[aeiou]/i.test(name) ? "an" : "a"} ${name} instance`;
 }
 
 // The general writer, for values with array-index keys: string concatenation, and the path is a stack

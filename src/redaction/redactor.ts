@@ -1,5 +1,6 @@
 import { REDACTION, SECRET_PATTERNS } from "./patterns.js";
 import { searchable } from "./scrub.js";
+import { setOwn } from "./by-key.js";
 
 export interface RedactionSettings {
   /** Known secret values (API keys the config names, provider variables): removed wherever they appear. */
@@ -101,7 +102,7 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
         // Two keys that differ only in a secret would collide: number the later ones.
         let name = key;
         for (let n = 2; Object.hasOwn(out, name); n++) name = `${key}#${n}`;
-        out[name] = item;
+        setOwn(out, name, item);
       }
       return out;
     }
