@@ -1,4 +1,4 @@
-import { REDACTION, SECRET_PATTERNS } from "./patterns.js";
+import { MAY_LOOK_SECRET, REDACTION, SECRET_PATTERNS } from "./patterns.js";
 import { searchable } from "./scrub.js";
 import { setOwn } from "./by-key.js";
 
@@ -65,8 +65,12 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
     return out;
   };
 
+  // Most strings hold nothing to remove: one scan per known value and one for all the patterns
+  // says so, and the string is returned as it is, never copied.
+  const mayHold = (input: string): boolean => needles.some((needle) => input.includes(needle)) || (patterns.length > 0 && MAY_LOOK_SECRET.test(input));
+
   const text = (input: string): string => {
-    if (keep.has(input)) return input;
+    if (keep.has(input) || !mayHold(input)) return input;
     let current = input;
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const next = once(current);
