@@ -20,7 +20,21 @@ export interface Redactor {
    * it holds no key.
    */
   value<T>(value: T): T;
+  /**
+   * Where a text that is still growing (a model's stream) can be cut, so that redacting the part
+   * before the cut on its own removes everything there is to remove from it: no known value and
+   * no credential-looking text the rest could complete runs across the cut. What is held back is
+   * at most the longest known value's spelling less one character, or, after the start of
+   * something credential-looking in the last PATTERN_REACH characters, the text from there on.
+   */
+  cut(text: string): number;
 }
+
+/** How far back the start of a credential-looking text still holds a stream's tail back. */
+const PATTERN_REACH = 8192;
+/** The longest text MAY_LOOK_SECRET matches, less one: the start of one may end a chunk. */
+const ANCHOR_HOLD = "-----BEGIN ".length - 1;
+const ANCHOR = new RegExp(MAY_LOOK_SECRET.source, "g");
 
 /**
  * Passes over one text before giving up on finding the secret-free form and redacting the
@@ -113,5 +127,27 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
     return node;
   };
 
-  return { text, value: <T>(input: T) => value(input) as T };
+  const longest = needles[0]?.length ?? 0;
+  const cut = (input: string): number => {
+    let at = input.length - Math.max(longest - 1, patterns.length > 0 ? ANCHOR_HOLD : 0, 0);
+    if (patterns.length > 0) {
+      ANCHOR.lastIndex = Math.max(0, input.length - PATTERN_REACH);
+      const anchor = ANCHOR.exec(input);
+      if (anchor) at = Math.min(at, anchor.index);
+    }
+    // A known value that runs across the cut moves it to the value's start (and may meet another).
+    for (let moved = true; moved && at > 0; ) {
+      moved = false;
+      for (const needle of needles) {
+        const found = input.indexOf(needle, Math.max(0, at - needle.length + 1));
+        if (found !== -1 && found < at) {
+          at = found;
+          moved = true;
+        }
+      }
+    }
+    return Math.max(0, at);
+  };
+
+  return { text, value: <T>(input: T) => value(input) as T, cut };
 }
