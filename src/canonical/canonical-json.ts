@@ -42,8 +42,26 @@ export function canonicalCopy(value: unknown): CanonicalCopy {
 export function canonicalText(form: CanonicalCopy): string {
   // Stryker disable next-line ConditionalExpression: equivalent, `write` gives the same text as the fast path, only slower
   if (form.sorted && !form.big) return JSON.stringify(form.copy);
-  return write(form.copy, [], 0);
+  if (!form.big) return write(form.copy, [], 0);
+  return canonicalParts(form).reduce((text, part) => text + part);
 }
+
+/**
+ * The canonical text of a canonical copy as parts whose concatenation is the text, each long
+ * string that needs no escape a part of its own (the string itself, shared, not copied): a
+ * store can then write the bytes part by part instead of flattening one huge rope first.
+ */
+export function canonicalParts(form: CanonicalCopy): string[] {
+  if (!form.big) return [canonicalText(form)];
+  const spliced: string[] = [];
+  const pieces = write(form.copy, [], 0, spliced).split(SPLICED);
+  const parts: string[] = [pieces[0] as string];
+  spliced.forEach((text, index) => parts.push(text, pieces[index + 1] as string));
+  return parts;
+}
+
+/** Stands in for a spliced string while the rest is written: a control character, which canonical JSON always escapes, so it occurs nowhere else. */
+const SPLICED = "\u0000";
 
 /** canonicalJson's walk; `parse` asks for a copy also of a value only the general writer can write. */
 function canonicalForm(value: unknown, parse: boolean): CanonicalCopy & { text?: string } {
@@ -167,10 +185,14 @@ function describeInstance(proto: unknown): string {
 // The general writer, for values with array-index keys and values with long strings: string
 // concatenation (V8 ropes, so a long string is spliced in, not copied), and the path is a stack
 // that is only formatted when something is refused.
-function write(value: unknown, path: (string | number)[], depth: number): string {
+function write(value: unknown, path: (string | number)[], depth: number, spliced?: string[]): string {
   if (typeof value !== "object" || value === null) {
     check(value);
-    if (typeof value === "string" && value.length >= SPLICE_LENGTH && !NEEDS_ESCAPE.test(value)) return `"${value}"`;
+    if (typeof value === "string" && value.length >= SPLICE_LENGTH && !NEEDS_ESCAPE.test(value)) {
+      if (!spliced) return `"${value}"`;
+      spliced.push(value);
+      return `"${SPLICED}"`;
+    }
     return JSON.stringify(value);
   }
   const object = value as object;
@@ -184,7 +206,7 @@ function write(value: unknown, path: (string | number)[], depth: number): string
       path.push(i);
       // A hole or undefined in an array would become null: refuse rather than change the value.
       if (!(i in object)) throw new Refusal("a sparse array hole cannot be represented in JSON");
-      out += (i > 0 ? "," : "") + write(object[i], path, depth + 1);
+      out += (i > 0 ? "," : "") + write(object[i], path, depth + 1, spliced);
       path.pop();
     }
     out += "]";
@@ -198,7 +220,7 @@ function write(value: unknown, path: (string | number)[], depth: number): string
       const item = record[key];
       if (item === undefined) continue;
       path.push(key);
-      out += (first ? "" : ",") + JSON.stringify(key) + ":" + write(item, path, depth + 1);
+      out += (first ? "" : ",") + JSON.stringify(key) + ":" + write(item, path, depth + 1, spliced);
       path.pop();
       first = false;
     }

@@ -1,4 +1,4 @@
-import { MAY_LOOK_SECRET, REDACTION, SECRET_PATTERNS } from "./patterns.js";
+import { MAY_LOOK_SECRET, REDACTION, SECRET_PATTERNS, SECRET_STARTS } from "./patterns.js";
 import { searchable } from "./scrub.js";
 import { setOwn } from "./by-key.js";
 
@@ -24,17 +24,31 @@ export interface Redactor {
    * Where a text that is still growing (a model's stream) can be cut, so that redacting the part
    * before the cut on its own removes everything there is to remove from it: no known value and
    * no credential-looking text the rest could complete runs across the cut. What is held back is
-   * at most the longest known value's spelling less one character, or, after the start of
-   * something credential-looking in the last PATTERN_REACH characters, the text from there on.
+   * the longest end of the text that begins a known value (so at most that value's length less
+   * one character) or the literal start of a credential pattern, or, after the start of something
+   * credential-looking in the last PATTERN_REACH characters, the text from there on. Ordinary
+   * text is passed on at once.
    */
   cut(text: string): number;
 }
 
 /** How far back the start of a credential-looking text still holds a stream's tail back. */
 const PATTERN_REACH = 8192;
-/** The longest text MAY_LOOK_SECRET matches, less one: the start of one may end a chunk. */
-const ANCHOR_HOLD = "-----BEGIN ".length - 1;
 const ANCHOR = new RegExp(MAY_LOOK_SECRET.source, "g");
+
+/** The length of the longest end of `text` that is the beginning (not the whole) of one of `words`. */
+function heldEnd(text: string, words: readonly string[]): number {
+  let held = 0;
+  for (const word of words) {
+    for (let length = Math.min(text.length, word.length - 1); length > held; length--) {
+      if (text.endsWith(word.slice(0, length))) {
+        held = length;
+        break;
+      }
+    }
+  }
+  return held;
+}
 
 /**
  * Passes over one text before giving up on finding the secret-free form and redacting the
@@ -127,9 +141,9 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
     return node;
   };
 
-  const longest = needles[0]?.length ?? 0;
+  const starts = patterns.length > 0 ? [...needles, ...SECRET_STARTS] : needles;
   const cut = (input: string): number => {
-    let at = input.length - Math.max(longest - 1, patterns.length > 0 ? ANCHOR_HOLD : 0, 0);
+    let at = input.length - heldEnd(input, starts);
     if (patterns.length > 0) {
       ANCHOR.lastIndex = Math.max(0, input.length - PATTERN_REACH);
       const anchor = ANCHOR.exec(input);
