@@ -1,4 +1,4 @@
-import { canonicalCopy, canonicalJson, canonicalParts, canonicalText, type CanonicalCopy } from "../canonical/index.js";
+import { canonicalCopy, canonicalJson, canonicalText, type CanonicalCopy } from "../canonical/index.js";
 import { CanonicalJsonError, EventFormatError, type ErrorPlace } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, LlmFinishedSchema, RunEventSchema, type RunEvent, type RunEventType } from "../contracts/index.js";
 
@@ -37,11 +37,14 @@ export function checkStoredBody(body: string, place: ErrorPlace = {}): RunEvent 
  * The arrays are frozen, so the pairing cannot go stale; each is taken once (a second store
  * given the same array checks it in full and gets its own objects).
  */
-const sealed = new WeakMap<readonly string[], readonly Encoded[]>();
+const sealed = new WeakMap<readonly string[], readonly RunEvent[]>();
 
 function seal(encoded: readonly Encoded[]): readonly string[] {
   const bodies = Object.freeze(encoded.map((item) => item.body));
-  sealed.set(bodies, encoded);
+  sealed.set(
+    bodies,
+    encoded.map((item) => item.event),
+  );
   return bodies;
 }
 
@@ -51,33 +54,17 @@ function seal(encoded: readonly Encoded[]): readonly string[] {
  * way the result is what a reader of the bytes will get.
  */
 export function checkStoredBodies(bodies: readonly string[], place: ErrorPlace = {}): RunEvent[] {
-  return checkStoredEntries(bodies, place).map((entry) => entry.event);
-}
-
-/**
- * As checkStoredBodies, with each body: a body the codec made with a long string in it also
- * comes as `parts` (see canonicalParts), so a store can write its bytes without flattening it.
- */
-export function checkStoredEntries(bodies: readonly string[], place: ErrorPlace = {}): Encoded[] {
   const known = sealed.get(bodies);
   if (known) {
     sealed.delete(bodies);
     return [...known];
   }
-  return bodies.map((body) => ({ event: checkStoredBody(body, place), body }));
+  return bodies.map((body) => checkStoredBody(body, place));
 }
 
-export interface Encoded {
-  readonly event: RunEvent;
-  readonly body: string;
-  /** The body in parts whose concatenation it is, when it holds a long spliced string. */
-  readonly parts?: readonly string[];
-}
-
-function encoded(event: RunEvent, form: CanonicalCopy): Encoded {
-  if (!form.big) return { event, body: canonicalText(form) };
-  const parts = canonicalParts(form);
-  return { event, body: parts.reduce((text, part) => text + part), parts };
+interface Encoded {
+  event: RunEvent;
+  body: string;
 }
 
 /**
@@ -91,7 +78,7 @@ export function encodeEvents(events: readonly RunEvent[], place: ErrorPlace = {}
       const here = placeOf(event, place);
       const form = canonical(() => canonicalCopy(event), here);
       const checked = checkSchema(RunEventSchema, form.copy, here) as RunEvent;
-      return encoded(checked, form);
+      return { event: checked, body: canonicalText(form) };
     }),
   );
 }
@@ -157,7 +144,8 @@ export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedP
         if (key === "__proto__") Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
         else merged[key] = value;
       }
-      return encoded(Object.assign(payload.data, stamp) as unknown as RunEvent, { ...payload.form, copy: merged });
+      const body = canonicalText({ ...payload.form, copy: merged });
+      return { event: Object.assign(payload.data, stamp) as unknown as RunEvent, body };
     }),
   );
 }

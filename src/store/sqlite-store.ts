@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { SeqConflictError, StoreError } from "../errors/index.js";
-import { checkStoredEntries, encodeEvents, parseEvent, SUMMARY_EVENT_TYPES, summarize, type Encoded } from "../journal/index.js";
+import { checkStoredBodies, encodeEvents, parseEvent, SUMMARY_EVENT_TYPES, summarize } from "../journal/index.js";
 import { type RunEvent } from "../contracts/index.js";
 import type { RunStore, RunSummary } from "../contracts/index.js";
 
@@ -30,15 +30,17 @@ const LIFECYCLE = [...SUMMARY_EVENT_TYPES].map((type) => `'${type}'`).join(", ")
 
 type Statement = Database.Statement<unknown[], unknown>;
 
-/** An event checked for storing, with the exact bytes to keep (in parts, when it holds a long string). */
-type Checked = Encoded;
+/** An event checked for storing, with the exact bytes to keep. */
+interface Checked {
+  event: RunEvent;
+  body: string;
+}
 
 /** The run log in one SQLite file (WAL), safe for several processes to share. */
 export class SqliteRunStore implements RunStore {
   readonly path: string;
   readonly #db: Database.Database;
   readonly #insert: Statement;
-  readonly #insertBytes: Statement;
   readonly #lastSeq: Statement;
   readonly #readFrom: Statement;
   readonly #listRuns: Statement;
@@ -73,9 +75,6 @@ export class SqliteRunStore implements RunStore {
       db.pragma(`user_version = ${STORE_SCHEMA_VERSION}`);
     }
     this.#insert = db.prepare("INSERT INTO events (run_id, seq, type, body) VALUES (?, ?, ?, ?)");
-    // The same row from UTF-8 bytes: a body with a long string is written part by part into one
-    // buffer, not flattened into a second string and then converted to UTF-8 a third time.
-    this.#insertBytes = db.prepare("INSERT INTO events (run_id, seq, type, body) VALUES (?, ?, ?, CAST(? AS TEXT))");
     this.#lastSeq = db.prepare("SELECT max(seq) AS seq FROM events WHERE run_id = ?").pluck();
     this.#readFrom = db.prepare("SELECT seq, body FROM events WHERE run_id = ? AND seq >= ? AND seq <= ? ORDER BY seq");
     // For each run: its start, its last run.finished and its latest lifecycle event — all a summary needs.
@@ -98,7 +97,7 @@ export class SqliteRunStore implements RunStore {
 
   appendRaw(bodies: readonly string[]): RunEvent[] {
     // Every body is checked before anything is written, exactly as the memory store checks it.
-    const checked = checkStoredEntries(bodies, { file: this.path });
+    const checked = checkStoredBodies(bodies, { file: this.path }).map((event, index) => ({ event, body: bodies[index] as string }));
     const first = checked[0];
     if (!first) return [];
     if (checked.length === 1) this.#insertOne(first);
@@ -119,15 +118,14 @@ export class SqliteRunStore implements RunStore {
    * given seq. A gap is caught against the last seq this connection saw for the run: when the
    * new seq is not the next one, the database is asked, and it alone decides.
    */
-  #insertOne({ event, body, parts }: Checked): void {
+  #insertOne({ event, body }: Checked): void {
     const known = this.#seen.get(event.runId);
     if (known === undefined || event.seq !== known + 1) {
       const last = this.lastSeq(event.runId);
       if (event.seq !== last + 1) throw new SeqConflictError(event.runId, event.seq, last);
     }
     try {
-      if (parts) this.#insertBytes.run(event.runId, event.seq, event.type, utf8(parts));
-      else this.#insert.run(event.runId, event.seq, event.type, body);
+      this.#insert.run(event.runId, event.seq, event.type, body);
     } catch (error) {
       if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
         this.#seen.delete(event.runId);
@@ -184,12 +182,4 @@ export class SqliteRunStore implements RunStore {
   close(): void {
     if (this.#db.open) this.#db.close();
   }
-}
-
-/** The UTF-8 bytes of a text given in parts, written part by part (no part is copied into a joined string first). */
-function utf8(parts: readonly string[]): Buffer {
-  const bytes = Buffer.allocUnsafe(parts.reduce((size, part) => size + Buffer.byteLength(part, "utf8"), 0));
-  let at = 0;
-  for (const part of parts) at += bytes.write(part, at, "utf8");
-  return bytes;
 }
