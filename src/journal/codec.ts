@@ -75,10 +75,16 @@ interface Encoded {
 export function encodeEvents(events: readonly RunEvent[], place: ErrorPlace = {}): readonly string[] {
   return seal(
     events.map((event) => {
-      const here = placeOf(event, place);
-      const form = canonical(() => canonicalCopy(event), here);
-      const checked = checkSchema(RunEventSchema, form.copy, here) as RunEvent;
-      return { event: checked, body: canonicalText(form) };
+      try {
+        const form = canonical(() => canonicalCopy(event), place);
+        const schema = (event as { type?: unknown }).type;
+        const checked = checkSchema(EVENT_SCHEMAS.get(schema as RunEventType) ?? RunEventSchema, form.copy, place) as RunEvent;
+        return { event: checked, body: canonicalText(form) };
+      } catch (error) {
+        // The run and seq are named only when something is refused: building the place for every event costs.
+        if (error instanceof EventFormatError) throw new EventFormatError(error.message, { ...placeOf(event, place), ...error.place });
+        throw error;
+      }
     }),
   );
 }
@@ -103,6 +109,9 @@ export interface PreparedPayload {
 
 const STAMP_KEYS = ["v", "runId", "seq", "at", "durationMs"] as const;
 const StampSchema = LlmFinishedSchema.pick({ v: true, runId: true, seq: true, at: true, durationMs: true }).partial({ durationMs: true });
+
+/** Per event type, its schema: a known type is checked against it directly, not through the union. Built once. */
+const EVENT_SCHEMAS = new Map<RunEventType, Schema>(RunEventSchema.options.map((schema) => [schema.shape.type.value, schema as unknown as Schema]));
 
 /** Per event type, the schema of what a writer hands over: the event without its stamp. Built once. */
 const PAYLOAD_SCHEMAS = new Map(

@@ -120,7 +120,9 @@ export class SqliteRunStore implements RunStore {
    */
   #insertOne({ event, body }: Checked): void {
     const known = this.#seen.get(event.runId);
-    if (known === undefined || event.seq !== known + 1) {
+    // The first event of a run this connection has not seen needs no query: seq 1 leaves no
+    // gap, and if the run exists the primary key refuses the duplicate below.
+    if (known === undefined ? event.seq !== 1 : event.seq !== known + 1) {
       const last = this.lastSeq(event.runId);
       if (event.seq !== last + 1) throw new SeqConflictError(event.runId, event.seq, last);
     }
