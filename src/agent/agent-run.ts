@@ -11,6 +11,7 @@ import { parseArguments } from "./arguments.js";
 import { childRunId, subAgentDefinition, type SubAgentTool } from "./sub-agent.js";
 import { modelStep } from "./model-step.js";
 import { runPendingCalls } from "./tool-batch.js";
+import { augmentTurn } from "./augment.js";
 
 export interface TurnOptions {
   signal?: AbortSignal;
@@ -156,6 +157,8 @@ export class AgentRun {
           message: `the agent used its ${this.agent.maxSteps} step(s) without finishing the turn`,
         });
       }
+      const unaugmented = await augmentTurn(this.agent, this.log);
+      if (unaugmented) return this.#finish("failed", unaugmented);
       const step = await modelStep({
         agent: this.agent,
         log: this.log,

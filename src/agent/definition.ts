@@ -2,6 +2,7 @@ import type { JsonValue } from "../canonical/index.js";
 import type { LanguageModel, Usage, ErrorInfo, EventOf, EventPayload } from "../contracts/index.js";
 import type { AnyTool } from "../tools/index.js";
 import type { CallGate } from "./gate.js";
+import type { AugmentRetrieval } from "./augment.js";
 
 /** Checks on user input and final answers; every firing becomes a `guardrail` event. */
 export interface GuardrailChecks {
@@ -37,6 +38,8 @@ export interface AgentDefinition {
   guardrails?: GuardrailChecks;
   /** The configuration as recorded in `run.started`, secrets already redacted. */
   config?: JsonValue;
+  /** Retrieve before each user turn's model call and put the chunks into the request (see augment.ts). */
+  retrieval?: AugmentRetrieval;
   /** What the run log removes from every event: known key values, and credential-looking text unless `patterns` is false. */
   redaction?: { secrets: readonly string[]; patterns?: boolean };
 }
