@@ -11,6 +11,8 @@ import type { EventOf, RetrievedChunk, RunEvent } from "../contracts/index.js";
 import type { RunLog } from "../store/index.js";
 import type { AgentDefinition } from "./definition.js";
 
+export type { AugmentRetrieval } from "./definition.js";
+
 export const DEFAULT_AUGMENT_TEMPLATE = `{{system}}
 
 Answer from the numbered passages below. Cite each fact with the number of the passage it comes from in square brackets, like [1]. If the passages do not answer the question, say that you do not know.
@@ -18,15 +20,6 @@ Answer from the numbered passages below. Cite each fact with the number of the p
 {{context}}`;
 
 export const NO_PASSAGES = "(No passage matched the question.)";
-
-/** What an agent needs to augment its turns; built from config, or by hand in code. */
-export interface AugmentRetrieval {
-  retriever: { search(query: string, options: { topK: number; minScore?: number }): Promise<RetrievedChunk[]> };
-  topK: number;
-  minScore?: number;
-  /** The system prompt: {{system}} is the agent's own, {{context}} the numbered passages. Default DEFAULT_AUGMENT_TEMPLATE. */
-  template?: string;
-}
 
 type Retrieval = EventOf<"retrieval">;
 

@@ -27,13 +27,8 @@ export const SearchDocsInput = z.object({
 });
 export type SearchDocsArgs = z.infer<typeof SearchDocsInput>;
 
-export interface SearchDocsHit {
-  id: string;
-  source: string;
-  text: string;
-  score: number;
-  title?: string;
-}
+/** A ranked chunk as the model sees it (the rank is its place in `results`). */
+export type SearchDocsHit = Omit<RetrievedChunk, "rank">;
 export interface SearchDocsResult {
   query: string;
   results: SearchDocsHit[];
@@ -57,7 +52,7 @@ export function searchDocsTool(options: SearchDocsOptions): Tool<SearchDocsArgs,
         ...(filter ? { filter } : {}),
       });
       context.recordRetrieval(query, ranked);
-      return { query, results: ranked.map(({ id, source, text, score, title }) => ({ id, source, text, score, ...(title !== undefined ? { title } : {}) })) };
+      return { query, results: ranked.map(({ rank: _rank, ...hit }) => hit) };
     },
   });
 }
