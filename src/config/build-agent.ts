@@ -90,6 +90,7 @@ function buildRetriever(loaded: LoadedConfig): Retriever | undefined {
           ...(entry.format ? { format: entry.format } : {}),
           ...(entry.text_field ? { textField: entry.text_field } : {}),
           ...(entry.title_field ? { titleField: entry.title_field } : {}),
+          ...(entry.id_field ? { idField: entry.id_field } : {}),
           ...(entry.tags ? { tags: entry.tags } : {}),
         },
   );

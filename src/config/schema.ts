@@ -125,6 +125,8 @@ export const DocumentEntrySchema = z.union([
     /** JSON Lines: the field with the text (default "text") and the title (default "title"). */
     text_field: z.string().min(1).optional(),
     title_field: z.string().min(1).optional(),
+    /** JSON Lines: the field naming each record (default "id"; without one, its line number). */
+    id_field: z.string().min(1).optional(),
     /** Tags added to every document of this entry, for filters. */
     tags: z.array(z.string().min(1)).optional(),
   }),

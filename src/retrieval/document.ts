@@ -9,7 +9,7 @@ export type MetaValue = string | number | boolean;
 export type DocumentFormat = "markdown" | "text" | "jsonl";
 
 export interface SourceDocument {
-  /** Workspace-relative with `/` separators; a JSON Lines record adds `:<line>`. */
+  /** Workspace-relative with `/` separators; a JSON Lines record adds `:<id>` (or `:<line>`). */
   path: string;
   text: string;
   format: DocumentFormat;

@@ -21,6 +21,8 @@ export interface DocumentSpec {
   textField?: string;
   /** JSON Lines: the field holding the title. Default "title". */
   titleField?: string;
+  /** JSON Lines: the field naming the record (its path is `<file>:<id>`; without it `<file>:<line>`). Default "id". */
+  idField?: string;
   /** Tags added to every document this entry loads. */
   tags?: readonly string[];
 }
@@ -76,7 +78,9 @@ export function parseDocument(name: string, text: string, spec: DocumentSpec): S
 function jsonLines(name: string, text: string, spec: DocumentSpec, extraTags: readonly string[]): SourceDocument[] {
   const textField = spec.textField ?? "text";
   const titleField = spec.titleField ?? "title";
+  const idField = spec.idField ?? "id";
   const documents: SourceDocument[] = [];
+  const names = new Set<string>();
   text.split(/\r?\n/).forEach((line, index) => {
     if (line.trim() === "") return;
     const place = { file: name, entry: `line ${index + 1}` };
@@ -91,9 +95,13 @@ function jsonLines(name: string, text: string, spec: DocumentSpec, extraTags: re
     const body = fields[textField];
     if (typeof body !== "string") throw new DocumentError(`the record has no string field "${textField}" (set text_field to the field holding its text)`, place);
     const title = fields[titleField];
-    const metadata = metadataOf(fields, [textField, titleField]);
+    const id = fields[idField];
+    const recordName = `${name}:${typeof id === "string" || typeof id === "number" ? String(id) : index + 1}`;
+    if (names.has(recordName)) throw new DocumentError(`two records are named ${recordName} (their "${idField}" fields are equal)`, place);
+    names.add(recordName);
+    const metadata = metadataOf(fields, [textField, titleField, idField]);
     documents.push({
-      path: `${name}:${index + 1}`,
+      path: recordName,
       text: body,
       format: "text",
       ...(typeof title === "string" ? { title } : {}),
