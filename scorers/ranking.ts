@@ -94,7 +94,7 @@ export const rankingScorer = registerBuiltin(
         .map(judgementOf)
         .filter((judgement) => !retrieval.chunks.slice(0, k).some((chunk) => matchesJudgement(chunk, judgement)))
         .map(describeJudgement);
-      const reason = `${options.metric}@${k} = ${rounded} (min ${min}) for "${brief(retrieval.query)}"${where}: ${found}${missing.length ? `; not in the top ${k}: ${missing.slice(0, 4).join(", ")}` : ""}`;
+      const reason = `${options.metric}@${k} = ${rounded} (min ${min}) for ${brief(retrieval.query)}${where}: ${found}${missing.length ? `; not in the top ${k}: ${missing.slice(0, 4).join(", ")}` : ""}`;
       return scored(value, value >= min, reason, { metric: options.metric, k, value: rounded, relevantRanks });
     },
   }),

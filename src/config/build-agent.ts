@@ -98,7 +98,7 @@ function buildRetriever(loaded: LoadedConfig): Retriever | undefined {
   const bm25 = settings?.bm25;
   return new Retriever({
     documents,
-    baseDir,
+    baseDir: resolve(baseDir, settings?.root ?? "."),
     ...(chunking
       ? {
           chunking: {

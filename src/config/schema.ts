@@ -137,6 +137,8 @@ const FilterValue = z.union([z.string(), z.number(), z.boolean()]);
 
 export const RetrievalConfigSchema = z
   .strictObject({
+    /** The folder document paths (and so chunk ids) are named relative to, relative to the config file. Default: the config's folder. */
+    root: z.string().min(1).optional(),
     /** tool (default): only search_docs retrieves; augment: every user turn retrieves before its model call. */
     mode: z.enum(["tool", "augment"]).default("tool"),
     /** Chunks put into the request per turn (augment). */
