@@ -18,7 +18,7 @@ const ABSTENTION = new RegExp(
     String.raw`\b(?:do|does)\s+not\s+(?:say|mention|cover|contain|specify|answer)\b`,
     String.raw`\b(?:doesn['’]t|don['’]t)\s+(?:say|mention|cover|contain|specify|answer)\b`,
     String.raw`\bunable\s+to\s+(?:answer|find|determine)\b`,
-    String.raw`\bi\s+(?:am\s+not|['’]m\s+not)\s+(?:sure|able)\b`,
+    String.raw`\bi(?:\s+am|['’]m)\s+not\s+(?:sure|able)\b`,
   ].join("|"),
   "iu",
 );
