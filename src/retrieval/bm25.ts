@@ -44,17 +44,20 @@ export const DEFAULT_B = 0.75;
 
 export { tokenize };
 
-interface IndexedDocument {
-  id: string;
-  length: number;
-  termFrequencies: Map<string, number>;
+interface Posting {
+  /** Positions (in `ids`) of the documents holding the term, ascending. */
+  documents: number[];
+  /** The term's frequency in each of those documents. */
+  frequencies: number[];
 }
 
 export class Bm25Index {
-  private readonly documents: IndexedDocument[];
-  /** Postings: for each term, the positions (in `documents`) of the documents holding it. */
-  private readonly postings = new Map<string, number[]>();
-  private readonly averageLength: number;
+  private readonly ids: string[];
+  private readonly postings = new Map<string, Posting>();
+  /** k1 · (1 − b + b · |D| / avgdl) per document, computed once at indexing. */
+  private readonly lengthNorms: Float64Array;
+  /** Scratch space for one search: a score per document, reset after use. */
+  private readonly scratch: Float64Array;
   readonly k1: number;
   readonly b: number;
   readonly analyze: Analyzer;
@@ -65,29 +68,35 @@ export class Bm25Index {
     this.analyze = options.analyze ?? tokenize;
     if (!(Number.isFinite(this.k1) && this.k1 >= 0)) throw new RangeError(`BM25 k1 must be a finite number >= 0, got ${this.k1}`);
     if (!(this.b >= 0 && this.b <= 1)) throw new RangeError(`BM25 b must be between 0 and 1, got ${this.b}`);
-    this.documents = documents.map(({ id, text }, position) => {
+    this.ids = documents.map((document) => document.id);
+    const lengths = new Float64Array(documents.length);
+    documents.forEach(({ text }, position) => {
       const tokens = this.analyze(text);
+      lengths[position] = tokens.length;
       const termFrequencies = new Map<string, number>();
       for (const token of tokens) termFrequencies.set(token, (termFrequencies.get(token) ?? 0) + 1);
-      for (const term of termFrequencies.keys()) {
-        const list = this.postings.get(term);
-        if (list) list.push(position);
-        else this.postings.set(term, [position]);
+      for (const [term, frequency] of termFrequencies) {
+        const posting = this.postings.get(term);
+        if (posting) {
+          posting.documents.push(position);
+          posting.frequencies.push(frequency);
+        } else this.postings.set(term, { documents: [position], frequencies: [frequency] });
       }
-      return { id, length: tokens.length, termFrequencies };
     });
-    const totalLength = this.documents.reduce((sum, document) => sum + document.length, 0);
-    this.averageLength = this.documents.length === 0 ? 0 : totalLength / this.documents.length;
+    const totalLength = lengths.reduce((sum, length) => sum + length, 0);
+    const averageLength = documents.length === 0 ? 0 : totalLength / documents.length;
+    this.lengthNorms = lengths.map((length) => this.k1 * (1 - this.b + (this.b * length) / averageLength));
+    this.scratch = new Float64Array(documents.length);
   }
 
   get size(): number {
-    return this.documents.length;
+    return this.ids.length;
   }
 
   /** Inverse document frequency with the +1 inside the log, so it is never negative. */
   idf(term: string): number {
-    const documentFrequency = this.postings.get(term)?.length ?? 0;
-    const count = this.documents.length;
+    const documentFrequency = this.postings.get(term)?.documents.length ?? 0;
+    const count = this.ids.length;
     return Math.log(1 + (count - documentFrequency + 0.5) / (documentFrequency + 0.5));
   }
 
@@ -98,28 +107,42 @@ export class Bm25Index {
   search(query: string, limit: number, options: Bm25SearchOptions = {}): Bm25Hit[] {
     const terms = [...new Set(this.analyze(query))].filter((term) => this.postings.has(term));
     if (terms.length === 0 || limit <= 0) return [];
-    const scores = new Map<number, number>();
+    const scores = this.scratch;
+    const touched: number[] = [];
+    // Terms in query order, so every document's sum is added up in the same order on every run.
     for (const term of terms) {
       const idf = this.idf(term);
-      for (const position of this.postings.get(term)!) {
-        const document = this.documents[position]!;
-        const frequency = document.termFrequencies.get(term)!;
-        const lengthNorm = 1 - this.b + (this.b * document.length) / this.averageLength;
-        scores.set(position, (scores.get(position) ?? 0) + (idf * frequency * (this.k1 + 1)) / (frequency + this.k1 * lengthNorm));
+      const { documents, frequencies } = this.postings.get(term)!;
+      for (let index = 0; index < documents.length; index++) {
+        const position = documents[index]!;
+        const frequency = frequencies[index]!;
+        if (scores[position] === 0) touched.push(position);
+        scores[position]! += (idf * frequency * (this.k1 + 1)) / (frequency + this.lengthNorms[position]!);
       }
     }
     const minScore = options.minScore ?? 0;
-    const hits: Bm25Hit[] = [];
-    for (const [position, raw] of scores) {
-      const { id } = this.documents[position]!;
-      if (options.accept && !options.accept(id)) continue;
+    // The best `limit` so far, best first: a short sorted list beats sorting every hit.
+    const top: Bm25Hit[] = [];
+    for (const position of touched) {
+      const raw = scores[position]!;
+      scores[position] = 0;
       const score = roundScore(raw);
-      if (score > 0 && score >= minScore) hits.push({ id, score });
+      if (!(score > 0 && score >= minScore)) continue;
+      if (top.length === limit && !before(score, this.ids[position]!, top[limit - 1]!)) continue;
+      const id = this.ids[position]!;
+      if (options.accept && !options.accept(id)) continue;
+      let at = top.length;
+      while (at > 0 && before(score, id, top[at - 1]!)) at--;
+      top.splice(at, 0, { id, score });
+      if (top.length > limit) top.pop();
     }
-    // Rounded before sorting, so the order always agrees with the scores the log shows.
-    hits.sort((a, b) => b.score - a.score || compareCodePoints(a.id, b.id));
-    return hits.slice(0, limit);
+    return top;
   }
+}
+
+/** Rounded scores decide, best first; equal scores go by id. Rounded before ranking, so the order always agrees with the scores the log shows. */
+function before(score: number, id: string, other: Bm25Hit): boolean {
+  return score > other.score || (score === other.score && compareCodePoints(id, other.id) < 0);
 }
 
 export function roundScore(score: number): number {
@@ -127,7 +150,7 @@ export function roundScore(score: number): number {
   return Math.round(score * factor) / factor;
 }
 
-/** Code-point order: the same on every machine and in every locale. */
+/** UTF-16 code-unit order (never a locale comparison): the same on every machine. */
 export function compareCodePoints(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
