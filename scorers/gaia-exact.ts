@@ -4,7 +4,7 @@
  * as the benchmark's prompt asks, and a reply without one scores as Python's None would.
  */
 import { z } from "zod";
-import { extractFinalAnswer, scoreGaia } from "../src/benchmarks/gaia/scoring/index.js";
+import { extractFinalAnswer, scoreGaia } from "../src/benchmarks/gaia/index.js";
 import { defineScorer, failed, passed } from "../src/scoring/index.js";
 import { registerBuiltin } from "./registry.js";
 import { describe } from "./support.js";

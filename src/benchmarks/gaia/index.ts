@@ -1,4 +1,4 @@
-/** GAIA: the data layout, the harness on the eval engine, and (pure) the official scorer. */
-export * from "./scoring/index.js";
-export { loadGaia, findMetadata, taskPrompt, type GaiaData, type GaiaTask, type Attachment } from "./dataset.js";
-export { runGaia, summariseGaia, type GaiaModel, type GaiaResult, type GaiaSummary, type LevelScore, type GaiaRunOptions } from "./harness.js";
+/** GAIA's rules, pure: Python's float(), the official question_scorer, the prompt and answer extraction. */
+export { pythonFloat, isPythonSpace } from "./python-float.js";
+export { scoreGaia, normalizeNumberStr, normalizeStr, type GaiaVerdict, type GaiaBranch } from "./scorer.js";
+export { GAIA_SYSTEM_PROMPT, extractFinalAnswer } from "./prompt.js";

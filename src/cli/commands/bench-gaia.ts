@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { loadGaia, runGaia, scoreGaia, summariseGaia, type GaiaModel, type GaiaResult, type GaiaSummary } from "../../benchmarks/gaia/index.js";
-import { parseModelChoice } from "../../benchmarks/model-choice.js";
+import { scoreGaia } from "../../benchmarks/gaia/index.js";
+import { parseModelChoice } from "../../eval/benchmarks/model-choice.js";
+import { loadGaia, runGaia, summariseGaia, type GaiaModel, type GaiaResult, type GaiaSummary } from "../../eval/benchmarks/gaia/index.js";
 import { BenchmarkDataError, UsageError } from "../../errors/index.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";

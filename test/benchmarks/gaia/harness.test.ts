@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GAIA_SYSTEM_PROMPT, loadGaia, runGaia, summariseGaia } from "../../../src/benchmarks/gaia/index.js";
+import { GAIA_SYSTEM_PROMPT } from "../../../src/benchmarks/gaia/index.js";
+import { loadGaia, runGaia, summariseGaia } from "../../../src/eval/benchmarks/gaia/index.js";
 import { tempDir } from "../../helpers.js";
 
 const fixture = join(import.meta.dirname, "../../../fixtures/gaia");

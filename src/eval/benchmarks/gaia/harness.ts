@@ -4,11 +4,12 @@
  * asks the model alone (no tools): a baseline; an agent with tools uses the `gaia-exact` scorer
  * in its own eval cases.
  */
-import { gaiaExactScorer } from "../../../scorers/index.js";
-import type { RunStore } from "../../contracts/index.js";
-import { collectCases, defineEval, runCases, type AgentConfigInput, type PlannedCase } from "../../eval/index.js";
+import { gaiaExactScorer } from "../../../../scorers/index.js";
+import type { RunStore } from "../../../contracts/index.js";
+import { collectCases, defineEval, type AgentConfigInput } from "../../dsl/index.js";
+import { runCases, type PlannedCase } from "../../runner/index.js";
 import { taskPrompt, type GaiaData, type GaiaTask } from "./dataset.js";
-import { GAIA_SYSTEM_PROMPT, type GaiaBranch } from "./scoring/index.js";
+import { GAIA_SYSTEM_PROMPT, type GaiaBranch } from "../../../benchmarks/gaia/index.js";
 
 /** The model to ask: a configured provider, or recorded replies by task id (`scripted:<file>`, for tests). */
 export type GaiaModel = { kind: "live"; llm: AgentConfigInput["llm"] } | { kind: "scripted"; replies: ReadonlyMap<string, string>; file: string };

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { extname, isAbsolute, join, normalize, sep } from "node:path";
 import { z } from "zod";
-import { BenchmarkDataError } from "../../errors/index.js";
+import { BenchmarkDataError } from "../../../errors/index.js";
 
 const RowSchema = z.looseObject({
   task_id: z.string().min(1),

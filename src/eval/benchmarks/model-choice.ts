@@ -2,8 +2,8 @@
  * `--model <provider:model>` for the benchmark commands: a configured provider, or `scripted:<file>`
  * (recorded replies, for tests and offline checks).
  */
-import { UsageError } from "../errors/index.js";
-import { nearest } from "../text/index.js";
+import { UsageError } from "../../errors/index.js";
+import { nearest } from "../../text/index.js";
 
 export type ModelChoice =
   | { kind: "live"; llm: { provider: "openai" | "anthropic" | "openai-compatible"; model: string; base_url?: string } }
