@@ -107,3 +107,28 @@ describe("normalisation and extraction", () => {
     expect(extractFinalAnswer("FINAL ANSWER:\ufeffParis")).toBe("\ufeffParis");
   });
 });
+
+describe("the gaia-exact scorer", () => {
+  const score = async (value: unknown, expected: unknown, options: Record<string, unknown> = {}) => {
+    const { getScorer } = await import("../../../scorers/index.js");
+    return getScorer("gaia-exact").score({ value, expected, options } as never);
+  };
+
+  it("scores the answer after FINAL ANSWER and says which rule decided", async () => {
+    await expect(score("Thinking...\nFINAL ANSWER: $1,000", "1000")).resolves.toMatchObject({
+      pass: true,
+      reason: '"$1,000" matches "1000" (compared as a number)',
+      details: { answer: "$1,000", branch: "number" },
+    });
+    await expect(score("I think it is Paris.", "Paris")).resolves.toMatchObject({
+      pass: false,
+      reason: 'no "FINAL ANSWER:" in the reply (scored as None) does not match "Paris" (compared as a string)',
+    });
+    await expect(score("Paris", "paris", { extract: false })).resolves.toMatchObject({ pass: true });
+  });
+
+  it("refuses a ground truth that is not text, and fails a value that is not text", async () => {
+    await expect(score("FINAL ANSWER: 4", 4)).rejects.toThrow(/gaia-exact needs the ground truth as a string/);
+    await expect(score(4, "4")).resolves.toMatchObject({ pass: false, reason: expect.stringMatching(/^not text/) });
+  });
+});
