@@ -15,6 +15,7 @@ const PURE_CORE = [
   "^src/patterns/",
   "^src/scoring/",
   "^scorers/",
+  "^src/benchmarks/",
   "^src/policy/(match|rules|rate-limit|guardrails)\\.ts$",
   // Retrieval's tokenizer, chunking, BM25, filters and corpus; only load.ts and retriever.ts read files.
   "^src/retrieval/(tokenize|bm25|chunk|document|filter|corpus)\\.ts$",

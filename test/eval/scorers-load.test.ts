@@ -12,6 +12,7 @@ describe("the built-in scorers", () => {
       "budgets",
       "citations",
       "exact",
+      "gaia-exact",
       "guardrail",
       "includes",
       "json-schema",
