@@ -129,3 +129,27 @@ defineEval({
     t.notCalledTool("refund_order");
   },
 });
+
+// A tool defined with a plain JSON Schema: no zod at all in the eval file.
+const leaveDays = defineTool({
+  name: "leave_days",
+  description: "Annual leave days for a kind of employee.",
+  input: { type: "object", properties: { employeeType: { type: "string", enum: ["permanent", "temporary"] } }, required: ["employeeType"] },
+  run: (args) => ({ days: args.employeeType === "permanent" ? 25 : 24 }),
+});
+
+defineEval({
+  name: "tools: a tool defined with a JSON Schema runs with validated arguments",
+  config: "./agents/approvals.yaml",
+  tools: { leave_days: leaveDays },
+  mock: {
+    responses: [{ tool_calls: [{ name: "leave_days", arguments: { employeeType: "permanent" } }] }, { text: "Permanent employees get 25 days." }],
+  },
+  tags: ["tools"],
+  test: async (t) => {
+    await t.send("How many leave days does a permanent employee get?");
+    t.calledToolWith("leave_days", { employeeType: "permanent" });
+    t.check(t.toolCalls[0]?.result, { days: 25 });
+    t.maxToolCalls(1);
+  },
+});
