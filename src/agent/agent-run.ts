@@ -35,6 +35,10 @@ export function agentDigest(agent: AgentDefinition): string {
     sampling: agent.sampling ?? {},
     // Governance and the rest of the configuration decide behaviour too.
     config: agent.config !== null && typeof agent.config === "object" ? frozenDigest(agent.config) : (agent.config ?? null),
+    // Augmentation shapes every request; agents without it keep the digest they always had.
+    ...(agent.retrieval
+      ? { retrieval: { topK: agent.retrieval.topK, minScore: agent.retrieval.minScore ?? null, template: agent.retrieval.template ?? null } }
+      : {}),
   });
 }
 

@@ -9,7 +9,7 @@
  */
 import type { EventOf, RetrievedChunk, RunEvent } from "../contracts/index.js";
 import type { RunLog } from "../store/index.js";
-import type { AgentDefinition } from "./definition.js";
+import type { AgentDefinition, AugmentRetrieval } from "./definition.js";
 
 export type { AugmentRetrieval } from "./definition.js";
 
@@ -76,4 +76,26 @@ function currentTurn(events: readonly RunEvent[]): { message: EventOf<"message">
     if (event.type === "message") return { message: event.blocked ? undefined : event, retrieval };
   }
   return { message: undefined, retrieval: undefined };
+}
+
+/**
+ * A retriever that answers from a recorded log instead of documents: the n-th search returns
+ * the chunks of the log's n-th augment retrieval, provided the query is the same. For
+ * replaying a run where the documents are not at hand (a bundle): the replayed requests are
+ * then exactly the recorded ones. A search the log does not hold is an error, never a guess.
+ */
+export function recordedRetriever(events: readonly RunEvent[]): AugmentRetrieval["retriever"] {
+  const recorded = events.filter((event): event is Retrieval => event.type === "retrieval" && event.mode === "augment");
+  let next = 0;
+  return {
+    search(query: string) {
+      const retrieval = recorded[next];
+      if (!retrieval) return Promise.reject(new Error(`the recording holds ${recorded.length} augment retrieval(s); a search for ${JSON.stringify(query)} is one more`));
+      if (retrieval.query !== query) {
+        return Promise.reject(new Error(`augment retrieval ${next + 1} was recorded for ${JSON.stringify(retrieval.query)}, not ${JSON.stringify(query)}`));
+      }
+      next++;
+      return Promise.resolve(retrieval.chunks.map((chunk) => ({ ...chunk })));
+    },
+  };
 }

@@ -110,3 +110,22 @@ describe("augment mode", () => {
     ]);
   });
 });
+
+describe("recordedRetriever", () => {
+  it("re-drives an augmented run from its log alone — no documents — to the same events", async () => {
+    const { recordedRetriever } = await import("../../src/agent/index.js");
+    const responses = [{ text: "25 days [1]." }, { text: "16 weeks [1]." }];
+    const drive = async (agent: AgentDefinition) => {
+      const run = AgentRun.start(agent, { store: new MemoryRunStore(), context: testContext(), runId: "run_same" });
+      await run.send(question);
+      await run.send("How long is parental leave?");
+      return run.log.events;
+    };
+    const recorded = await drive(await policyAgent(responses));
+    const fresh = await policyAgent(responses);
+    const replayed = await drive({ ...fresh, retrieval: { ...fresh.retrieval!, retriever: recordedRetriever(recorded) } });
+    expect(replayed).toEqual(recorded);
+    const other = recordedRetriever(recorded);
+    await expect(other.search("something else", { topK: 3 })).rejects.toThrow(/was recorded for "How many annual leave days/);
+  });
+});
