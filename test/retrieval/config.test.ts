@@ -63,3 +63,26 @@ describe("retrieval in config", () => {
     }
   });
 });
+
+describe("one index per agent", () => {
+  it("augmentation and search_docs share it: after the first retrieval the files are never read again", async () => {
+    const { rmSync } = await import("node:fs");
+    const { dirname } = await import("node:path");
+    const file = project(`${base}retrieval:\n  mode: augment\n  chunking: { strategy: paragraph }\n`);
+    const agent = await buildAgent(loadConfig(file, {}), {
+      model: new ScriptedModel({
+        responses: [{ tool_calls: [{ name: "search_docs", arguments: { query: "sick leave" } }] }, { text: "10 days [1]." }, { text: "25 days [1]." }],
+      }),
+    });
+    const run = AgentRun.start(agent, { store: new MemoryRunStore(), context: testContext() });
+    expect((await run.send("How long is sick leave?")).status).toBe("completed");
+    rmSync(join(dirname(file), "kb"), { recursive: true });
+    expect((await run.send("How long is annual leave?")).status).toBe("completed");
+    const retrievals = viewRun(run.log.events).retrievals;
+    expect(retrievals.map((retrieval) => [retrieval.mode, retrieval.turn, retrieval.chunks[0]?.text])).toEqual([
+      ["augment", 1, "Sick leave is 10 days."],
+      ["tool", 1, "Sick leave is 10 days."],
+      ["augment", 2, "Leave is 15 days."], // the shorter chunk of the two that say "leave … days"
+    ]);
+  });
+});
