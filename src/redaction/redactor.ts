@@ -17,9 +17,9 @@ export interface Redactor {
   /**
    * A JSON-like value with every string (object keys included) redacted. Parts without secrets
    * are returned as they are, not copied: a 50 MB answer must not be duplicated to learn that
-   * it holds no key.
+   * it holds no key. `except` names a top-level key of an object whose value is left alone.
    */
-  value<T>(value: T): T;
+  value<T>(value: T, except?: string): T;
   /**
    * Where a text that is still growing (a model's stream) can be cut, so that redacting the part
    * before the cut on its own removes everything there is to remove from it: no known value and
@@ -120,25 +120,34 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
       return copy ?? node;
     }
     // Stryker disable next-line ConditionalExpression: equivalent for the type test, Object.entries of a number or boolean is empty, so it is returned as it is
-    if (node !== null && typeof node === "object") {
-      let changed = false;
-      const entries = Object.entries(node).map(([key, item]) => {
-        const redactedKey = text(key);
-        const redacted = value(item);
-        if (redactedKey !== key || redacted !== item) changed = true;
-        return [redactedKey, redacted] as const;
-      });
-      if (!changed) return node;
-      const out: Record<string, unknown> = {};
-      for (const [key, item] of entries) {
-        // Two keys that differ only in a secret would collide: number the later ones.
-        let name = key;
-        for (let n = 2; Object.hasOwn(out, name); n++) name = `${key}#${n}`;
-        setOwn(out, name, item);
-      }
-      return out;
-    }
+    if (node !== null && typeof node === "object") return record(node as Record<string, unknown>, undefined);
     return node;
+  };
+
+  // An object is copied only from the first key or value that changes (most objects hold no
+  // secret and are returned as they are, without a copy made and thrown away); `except` is a
+  // key whose value is left as it is.
+  const record = (node: Record<string, unknown>, except: string | undefined): Record<string, unknown> => {
+    const keys = Object.keys(node);
+    let out: Record<string, unknown> | undefined;
+    const put = (key: string, item: unknown) => {
+      // Two keys that differ only in a secret would collide: number the later ones.
+      let name = key;
+      for (let n = 2; Object.hasOwn(out as object, name); n++) name = `${key}#${n}`;
+      setOwn(out as Record<string, unknown>, name, item);
+    };
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as string;
+      const item = node[key];
+      const redactedKey = key === except ? key : text(key);
+      const redacted = key === except ? item : value(item);
+      if (!out && (redactedKey !== key || redacted !== item)) {
+        out = {};
+        for (const earlier of keys.slice(0, index)) put(earlier, node[earlier]);
+      }
+      if (out) put(redactedKey, redacted);
+    }
+    return out ?? node;
   };
 
   const starts = patterns.length > 0 ? [...needles, ...SECRET_STARTS] : needles;
@@ -163,5 +172,10 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
     return Math.max(0, at);
   };
 
-  return { text, value: <T>(input: T) => value(input) as T, cut };
+  return {
+    text,
+    value: <T>(input: T, except?: string) =>
+      (except !== undefined && input !== null && typeof input === "object" && !Array.isArray(input) ? record(input as Record<string, unknown>, except) : value(input)) as T,
+    cut,
+  };
 }
