@@ -6,13 +6,16 @@
  * whose top level does not settle within the timeout — is reported with its error and the
  * others still run.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { errorMessage, EvalLoadError, RetraceError } from "../../errors/index.js";
 import { PACKAGE_NAME } from "../../package-info.js";
 import { collectCases, type EvalCase } from "../dsl/index.js";
 import { prepareTypeScript, stopCompiler, useEvalHooks } from "./register.js";
+import { ownModule, planImport, type ImportPlan } from "./self-imports.js";
+import { registerMovedModule } from "./source-maps.js";
 
 const EVAL_FILE = /\.eval\.(?:ts|mts|js|mjs)$/;
 const TYPESCRIPT = /\.m?ts$/;
@@ -101,13 +104,13 @@ function withLoadTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Loads one eval file. */
-async function loadEvalFile(path: string, cwd: string, options: LoadOptions = {}): Promise<LoadedFile> {
+/** Loads one eval file (importing `module` instead when given: its rewritten copy). */
+async function loadEvalFile(path: string, cwd: string, options: LoadOptions = {}, module = path): Promise<LoadedFile> {
   const file = displayPath(path, cwd);
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
   let cases: EvalCase[];
   try {
-    cases = await collectCases(path, () => withLoadTimeout(importFresh(pathToFileURL(path)), timeoutMs));
+    cases = await collectCases(path, () => withLoadTimeout(importFresh(pathToFileURL(module)), timeoutMs));
   } catch (error) {
     if (error instanceof LoadTimeout) {
       const message = `${file}: did not finish loading within ${timeoutMs} ms (does its top level await something that never settles?); its cases were not run`;
@@ -143,14 +146,25 @@ export async function loadEvalFiles(paths: readonly string[], cwd: string, optio
     const typescript = files.filter((path) => TYPESCRIPT.test(path));
     if (typescript.length) {
       useEvalHooks();
-      await prepareTypeScript(typescript);
+      // Untimed, before any file's load timeout starts: the compiles, and the first trips
+      // through the hooks thread (Retrace's public entry, which TypeScript files import).
+      await Promise.all([prepareTypeScript(typescript), warmOwnEntry()]);
     }
     for (const path of files) {
-      if (TYPESCRIPT.test(path) || !retraceInstalled(dirname(path))) useEvalHooks();
-      let result = await loadEvalFile(path, cwd, options);
+      let result: LoadedFile | undefined;
+      if (TYPESCRIPT.test(path)) {
+        result = await loadEvalFile(path, cwd, options);
+      } else {
+        const plan = await planFor(path);
+        if (plan.kind === "copy") result = await loadCopy(path, plan.text, cwd, options);
+        else {
+          if (plan.kind === "hooks") useEvalHooks();
+          result = await loadEvalFile(path, cwd, options);
+        }
+      }
       if (result.error && NO_RETRACE.test(result.error.message)) {
-        // Installed under another name than the file imports (`retrace`, say): the hooks
-        // resolve it to the Retrace that is running.
+        // The eval file imports Retrace under a name Node could not resolve after all (an
+        // installed package without that subpath, say): the hooks resolve it to the running copy.
         useEvalHooks();
         result = await loadEvalFile(path, cwd, options);
       }
@@ -162,11 +176,32 @@ export async function loadEvalFiles(paths: readonly string[], cwd: string, optio
   return loaded;
 }
 
-/** Whether a node_modules folder above `dir` has Retrace, so a JavaScript eval file's import of it needs no hook. */
-function retraceInstalled(dir: string): boolean {
-  for (let at = dir; ; at = dirname(at)) {
-    if (existsSync(join(at, "node_modules", PACKAGE_NAME, "package.json"))) return true;
-    if (dirname(at) === at) return false;
+/** Imports the running Retrace's public entry, where the hooks send a `retrace-agents` the project does not have. */
+async function warmOwnEntry(): Promise<void> {
+  const entry = ownModule("");
+  if (entry) await importNatively(entry).catch(() => undefined);
+}
+
+async function planFor(path: string): Promise<ImportPlan> {
+  try {
+    return await planImport(path, readFileSync(path, "utf8"));
+  } catch {
+    return { kind: "native" }; // unreadable: Node says why
+  }
+}
+
+/** Loads an eval file from its rewritten copy (see self-imports.ts); messages name the eval file, not the copy. */
+async function loadCopy(path: string, text: string, cwd: string, options: LoadOptions): Promise<LoadedFile> {
+  const dir = mkdtempSync(join(tmpdir(), "retrace-eval-load-"));
+  const copy = join(dir, basename(path));
+  try {
+    writeFileSync(copy, text);
+    registerMovedModule(copy, path);
+    const result = await loadEvalFile(path, cwd, options, copy);
+    if (result.error) result.error.message = result.error.message.split(pathToFileURL(copy).href).join(pathToFileURL(path).href).split(copy).join(path);
+    return result;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

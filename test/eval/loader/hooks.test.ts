@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { loadEvalFiles } from "../../../src/eval/loader/index.js";
+import { framePosition, loadEvalFiles } from "../../../src/eval/loader/index.js";
 import { PACKAGE_NAME } from "../../../src/package-info.js";
 import { CASE, readJsonReport, retrace, suite, tempDir } from "../cli-helpers.js";
 import { processes } from "../../cli/run-cli.js";
@@ -31,6 +31,28 @@ describe("loading eval files through the eval hooks", () => {
     const [loaded] = await loadEvalFiles([dir], dir);
     expect(loaded?.error).toBeUndefined();
     expect(loaded?.cases.map((definition) => definition.name)).toEqual(["plain"]);
+  });
+
+  it("a JavaScript helper module may import Retrace too: the file then loads through the hooks", async () => {
+    const dir = suite({
+      "helper.mjs": `import { defineEval } from "retrace-agents";\nexport const define = (name) => defineEval({ name, config: { llm: { provider: "openai" } }, test: () => {} });\n`,
+      "via-helper.eval.mjs": `import { define } from "./helper.mjs";\ndefine("from the helper");\n`,
+    });
+    const [loaded] = await loadEvalFiles([dir], dir);
+    expect(loaded?.error).toBeUndefined();
+    expect(loaded?.cases.map((definition) => definition.name)).toEqual(["from the helper"]);
+  });
+
+  it("an eval file loaded from its rewritten copy still reports a throw at its own line", async () => {
+    const dir = suite({
+      "copied.eval.mjs": `import { defineEval } from "retrace";\nimport { sep } from "node:path";\ndefineEval({ name: "throws", config: { llm: { provider: "openai" } }, test: () => {\n  if (sep) throw new Error("here");\n} });\n`,
+    });
+    const [loaded] = await loadEvalFiles([dir], dir);
+    const error = await Promise.resolve()
+      .then(() => loaded?.cases[0]?.test(undefined as never))
+      .then(() => undefined, (thrown: unknown) => thrown as Error);
+    const frames = (error?.stack ?? "").split("\n").slice(1).map(framePosition);
+    expect(frames).toContainEqual({ file: join(dir, "copied.eval.mjs"), line: 4, column: 18 });
   });
 
   it("a TypeScript syntax error names the file, line and column", async () => {
