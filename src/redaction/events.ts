@@ -40,8 +40,6 @@ const EVENT_WORDS: ReadonlySet<string> = new Set([
 export function eventRedactor(settings: Omit<RedactionSettings, "keep"> = {}): <P extends { type: RunEventType }>(payload: P) => P {
   const redactor = createRedactor({ ...settings, keep: EVENT_WORDS });
   return <P extends { type: RunEventType }>(payload: P): P => {
-    const { type, ...rest } = payload as { type: RunEventType } & Record<string, unknown>;
-    const redacted = redactor.value(rest);
-    return redacted === rest ? payload : ({ type, ...redacted } as unknown as P);
+    return redactor.value(payload, "type");
   };
 }

@@ -1,5 +1,6 @@
-import { REDACTION, SECRET_PATTERNS } from "./patterns.js";
+import { MAY_LOOK_SECRET, REDACTION, SECRET_PATTERNS, SECRET_STARTS } from "./patterns.js";
 import { searchable } from "./scrub.js";
+import { setOwn } from "./by-key.js";
 
 export interface RedactionSettings {
   /** Known secret values (API keys the config names, provider variables): removed wherever they appear. */
@@ -16,9 +17,37 @@ export interface Redactor {
   /**
    * A JSON-like value with every string (object keys included) redacted. Parts without secrets
    * are returned as they are, not copied: a 50 MB answer must not be duplicated to learn that
-   * it holds no key.
+   * it holds no key. `except` names a top-level key of an object whose value is left alone.
    */
-  value<T>(value: T): T;
+  value<T>(value: T, except?: string): T;
+  /**
+   * Where a text that is still growing (a model's stream) can be cut, so that redacting the part
+   * before the cut on its own removes everything there is to remove from it: no known value and
+   * no credential-looking text the rest could complete runs across the cut. What is held back is
+   * the longest end of the text that begins a known value (so at most that value's length less
+   * one character) or the literal start of a credential pattern, or, after the start of something
+   * credential-looking in the last PATTERN_REACH characters, the text from there on. Ordinary
+   * text is passed on at once.
+   */
+  cut(text: string): number;
+}
+
+/** How far back the start of a credential-looking text still holds a stream's tail back. */
+const PATTERN_REACH = 8192;
+const ANCHOR = new RegExp(MAY_LOOK_SECRET.source, "g");
+
+/** The length of the longest end of `text` that is the beginning (not the whole) of one of `words`. */
+function heldEnd(text: string, words: readonly string[]): number {
+  let held = 0;
+  for (const word of words) {
+    for (let length = Math.min(text.length, word.length - 1); length > held; length--) {
+      if (text.endsWith(word.slice(0, length))) {
+        held = length;
+        break;
+      }
+    }
+  }
+  return held;
 }
 
 /**
@@ -64,8 +93,12 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
     return out;
   };
 
+  // Most strings hold nothing to remove: one scan per known value and one for all the patterns
+  // says so, and the string is returned as it is, never copied.
+  const mayHold = (input: string): boolean => needles.some((needle) => input.includes(needle)) || (patterns.length > 0 && MAY_LOOK_SECRET.test(input));
+
   const text = (input: string): string => {
-    if (keep.has(input)) return input;
+    if (keep.has(input) || !mayHold(input)) return input;
     let current = input;
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const next = once(current);
@@ -87,26 +120,62 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
       return copy ?? node;
     }
     // Stryker disable next-line ConditionalExpression: equivalent for the type test, Object.entries of a number or boolean is empty, so it is returned as it is
-    if (node !== null && typeof node === "object") {
-      let changed = false;
-      const entries = Object.entries(node).map(([key, item]) => {
-        const redactedKey = text(key);
-        const redacted = value(item);
-        if (redactedKey !== key || redacted !== item) changed = true;
-        return [redactedKey, redacted] as const;
-      });
-      if (!changed) return node;
-      const out: Record<string, unknown> = {};
-      for (const [key, item] of entries) {
-        // Two keys that differ only in a secret would collide: number the later ones.
-        let name = key;
-        for (let n = 2; Object.hasOwn(out, name); n++) name = `${key}#${n}`;
-        out[name] = item;
-      }
-      return out;
-    }
+    if (node !== null && typeof node === "object") return record(node as Record<string, unknown>, undefined);
     return node;
   };
 
-  return { text, value: <T>(input: T) => value(input) as T };
+  // An object is copied only from the first key or value that changes (most objects hold no
+  // secret and are returned as they are, without a copy made and thrown away); `except` is a
+  // key whose value is left as it is.
+  const record = (node: Record<string, unknown>, except: string | undefined): Record<string, unknown> => {
+    const keys = Object.keys(node);
+    let out: Record<string, unknown> | undefined;
+    const put = (key: string, item: unknown) => {
+      // Two keys that differ only in a secret would collide: number the later ones.
+      let name = key;
+      for (let n = 2; Object.hasOwn(out as object, name); n++) name = `${key}#${n}`;
+      setOwn(out as Record<string, unknown>, name, item);
+    };
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as string;
+      const item = node[key];
+      const redactedKey = key === except ? key : text(key);
+      const redacted = key === except ? item : value(item);
+      if (!out && (redactedKey !== key || redacted !== item)) {
+        out = {};
+        for (const earlier of keys.slice(0, index)) put(earlier, node[earlier]);
+      }
+      if (out) put(redactedKey, redacted);
+    }
+    return out ?? node;
+  };
+
+  const starts = patterns.length > 0 ? [...needles, ...SECRET_STARTS] : needles;
+  const cut = (input: string): number => {
+    let at = input.length - heldEnd(input, starts);
+    if (patterns.length > 0) {
+      ANCHOR.lastIndex = Math.max(0, input.length - PATTERN_REACH);
+      const anchor = ANCHOR.exec(input);
+      if (anchor) at = Math.min(at, anchor.index);
+    }
+    // A known value that runs across the cut moves it to the value's start (and may meet another).
+    for (let moved = true; moved && at > 0; ) {
+      moved = false;
+      for (const needle of needles) {
+        const found = input.indexOf(needle, Math.max(0, at - needle.length + 1));
+        if (found !== -1 && found < at) {
+          at = found;
+          moved = true;
+        }
+      }
+    }
+    return Math.max(0, at);
+  };
+
+  return {
+    text,
+    value: <T>(input: T, except?: string) =>
+      (except !== undefined && input !== null && typeof input === "object" && !Array.isArray(input) ? record(input as Record<string, unknown>, except) : value(input)) as T,
+    cut,
+  };
 }

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { SeqConflictError, StoreError } from "../errors/index.js";
-import { checkStoredBody, parseEvent, serializeEvent, SUMMARY_EVENT_TYPES, summarize } from "../journal/index.js";
+import { checkStoredBodies, encodeEvents, parseEvent, SUMMARY_EVENT_TYPES, summarize } from "../journal/index.js";
 import { type RunEvent } from "../contracts/index.js";
 import type { RunStore, RunSummary } from "../contracts/index.js";
 
@@ -92,12 +92,12 @@ export class SqliteRunStore implements RunStore {
   }
 
   append(events: readonly RunEvent[]): void {
-    this.appendRaw(events.map((event) => serializeEvent(event, { file: this.path, runId: event.runId, seq: event.seq })));
+    this.appendRaw(encodeEvents(events, { file: this.path }));
   }
 
   appendRaw(bodies: readonly string[]): RunEvent[] {
     // Every body is checked before anything is written, exactly as the memory store checks it.
-    const checked = bodies.map((body) => ({ event: checkStoredBody(body, { file: this.path }), body }));
+    const checked = checkStoredBodies(bodies, { file: this.path }).map((event, index) => ({ event, body: bodies[index] as string }));
     const first = checked[0];
     if (!first) return [];
     if (checked.length === 1) this.#insertOne(first);
@@ -120,7 +120,9 @@ export class SqliteRunStore implements RunStore {
    */
   #insertOne({ event, body }: Checked): void {
     const known = this.#seen.get(event.runId);
-    if (known === undefined || event.seq !== known + 1) {
+    // The first event of a run this connection has not seen needs no query: seq 1 leaves no
+    // gap, and if the run exists the primary key refuses the duplicate below.
+    if (known === undefined ? event.seq !== 1 : event.seq !== known + 1) {
       const last = this.lastSeq(event.runId);
       if (event.seq !== last + 1) throw new SeqConflictError(event.runId, event.seq, last);
     }
