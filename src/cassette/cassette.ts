@@ -187,7 +187,7 @@ export class Cassette {
     const hint = this.#options.recordHint ?? DEFAULT_HINT;
     if (sameKey > 0) {
       return new CassetteMissError(
-        `cassette miss: ${canonical.method} ${canonical.url} was recorded ${sameKey} time${sameKey === 1 ? "" : "s"}, and this is call ${ordinal + 1}; ${hint}`,
+        `${canonical.method} ${canonical.url} was recorded ${sameKey} time${sameKey === 1 ? "" : "s"}, and this is call ${ordinal + 1}; ${hint}`,
         { file: this.file, key, ordinal },
       );
     }
@@ -198,12 +198,12 @@ export class Cassette {
       if (!nearest || d < nearest.distance) nearest = { index, entry: slot.entry, distance: d };
     });
     if (!nearest) {
-      return new CassetteMissError(`cassette miss: ${canonical.method} ${canonical.url}: the cassette has no request for this endpoint; ${hint}`, { file: this.file, key, ordinal });
+      return new CassetteMissError(`${canonical.method} ${canonical.url}: the cassette has no request for this endpoint; ${hint}`, { file: this.file, key, ordinal });
     }
     const differences = requestDifferences(nearest.entry.request, canonical);
     const name = `entries[${nearest.index}]`;
     return new CassetteMissError(
-      `cassette miss: ${canonical.method} ${canonical.url} is not recorded; the nearest recorded request (${name}) differs in:\n` +
+      `${canonical.method} ${canonical.url} is not recorded; the nearest recorded request (${name}) differs in:\n` +
         differences.map((line) => `  ${line}`).join("\n") +
         `\n${hint}`,
       { file: this.file, key, ordinal, nearest: name, differences },
@@ -251,10 +251,17 @@ export class Cassette {
     const headers = this.#keptHeaders(live.headers);
     const contentType = live.headers.get("content-type") ?? undefined;
     const complete = (response: StoredResponse): void => {
+      const previous = slot.entry;
       slot.entry = { key, ordinal, request, response };
+      try {
+        this.#write();
+      } catch (error) {
+        // A refused entry (it holds a secret) is not kept, not even for a later write.
+        slot.entry = previous;
+        throw error;
+      }
       this.#recorded++;
       this.#dirty = true;
-      this.#write();
     };
     const init = { status: live.status, headers };
     if (live.body && isStreamType(contentType)) {
@@ -270,8 +277,14 @@ export class Cassette {
         pull: async (controller) => {
           const { done, value } = await reader.read();
           if (done) {
+            // Written before the caller sees the end: a refusal (a secret in the stream) fails the read.
+            try {
+              complete({ status: live.status, headers, body: { chunks } });
+            } catch (error) {
+              controller.error(error);
+              return;
+            }
             controller.close();
-            complete({ status: live.status, headers, body: { chunks } });
             return;
           }
           chunks.push(scrubChunk(value));
