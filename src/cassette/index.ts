@@ -40,4 +40,5 @@ export {
 } from "./request.js";
 export { requestDifferences, wordDiff } from "./diff.js";
 export { responseBytes } from "./body.js";
+export { besideSource, safeFileName } from "./naming.js";
 export { CassetteError, CassetteMissError } from "../errors/index.js";

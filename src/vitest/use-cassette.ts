@@ -5,14 +5,13 @@
  *   useCassette();                       // in a file or a describe block
  *   it("answers", async () => { … new OpenAI().chat.completions.create(…) … });
  *
- * Each test's HTTP goes through its own cassette, `__cassettes__/<test file>/<test name>.json`
+ * Each test's HTTP goes through its own cassette, `__cassettes__/<test file without extension>/<test name>.json`
  * beside the test file (like snapshot files). The mode is `options.mode`, else
  * RETRACE_CASSETTE_MODE, else `replay` on CI (CI is set) and `auto` elsewhere. A replay miss
  * fails the test with the CassetteMissError.
  */
-import { basename, dirname, join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
-import { Cassette, CASSETTE_MODES, interceptWith, type CassetteMode, type CassetteOptions, type CassetteSummary } from "../cassette/index.js";
+import { besideSource, Cassette, CASSETTE_MODES, interceptWith, type CassetteMode, type CassetteOptions, type CassetteSummary } from "../cassette/index.js";
 
 export interface UseCassetteOptions extends Partial<CassetteOptions> {
   /** The folder the `__cassettes__` folder goes in. Default: the test file's. */
@@ -35,15 +34,8 @@ function fullName(task: TaskLike): string {
   return names.join(" - ");
 }
 
-/** A file name any system takes: the test's name with path separators and control characters replaced. */
-function safe(name: string): string {
-  // eslint-disable-next-line no-control-regex
-  return name.replace(/[\u0000-\u001f<>:"/\\|?*]+/g, "_").slice(0, 180);
-}
-
 export function cassettePathFor(task: TaskLike, dir?: string): string {
-  const testFile = task.file?.filepath ?? "tests";
-  return join(dir ?? dirname(testFile), "__cassettes__", basename(testFile), `${safe(fullName(task))}.json`);
+  return besideSource(task.file?.filepath ?? "tests", fullName(task), dir);
 }
 
 function defaultMode(): CassetteMode {

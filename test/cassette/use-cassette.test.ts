@@ -40,7 +40,7 @@ describe("a suite with useCassette", () => {
 
 describe("afterwards", () => {
   it("the test's cassette is beside the test file's name, and replays with the network refused", async () => {
-    const file = join(dir, "__cassettes__", "use-cassette.test.ts", "a suite with useCassette - asks the server.json");
+    const file = join(dir, "__cassettes__", "use-cassette.test", "a suite with useCassette - asks the server.json");
     expect(existsSync(file)).toBe(true);
     const before = heard;
     const guard = new NetworkGuard();
