@@ -27,7 +27,9 @@ export {
   type StoredResponseBody,
 } from "./format.js";
 export {
-  canonicalRequest,
+  keyedRequest,
+  keptHeaders,
+  fingerprint,
   canonicalUrl,
   requestKey as wireRequestKey,
   endpointOf as wireEndpoint,
