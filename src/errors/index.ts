@@ -4,6 +4,8 @@
  */
 export interface ErrorPlace {
   file?: string;
+  /** 1-based line in `file` (a data file's row). */
+  line?: number;
   path?: string;
   runId?: string;
   seq?: number;
@@ -35,7 +37,7 @@ export class RetraceError extends Error {
 
 export function describePlace(place: ErrorPlace): string {
   const parts: string[] = [];
-  if (place.file) parts.push(place.file);
+  if (place.file) parts.push(place.line !== undefined ? `${place.file}:${place.line}` : place.file);
   if (place.path) parts.push(place.path);
   if (place.runId) parts.push(`run ${place.runId}`);
   if (place.seq !== undefined) parts.push(`seq ${place.seq}`);
@@ -185,6 +187,13 @@ export class BuiltinToolError extends RetraceError {
   }
 }
 
+/** A document retrieval cannot read: bad front matter, a JSON Lines record without its text field. */
+export class DocumentError extends RetraceError {
+  constructor(message: string, place: ErrorPlace) {
+    super("document_invalid", message, place);
+  }
+}
+
 /** An eval case or eval option is malformed (`defineEval`, a tool mock, a matcher, a CLI value). */
 export class EvalDefinitionError extends RetraceError {
   constructor(message: string, place: ErrorPlace = {}) {
@@ -253,5 +262,12 @@ export class CassetteMissError extends RetraceError {
     this.ordinal = details.ordinal;
     this.nearest = details.nearest;
     this.differences = details.differences ?? [];
+  }
+}
+
+/** A benchmark data file (or a row of one) that cannot be used: missing, malformed, inconsistent. */
+export class BenchmarkDataError extends RetraceError {
+  constructor(message: string, place: ErrorPlace = {}) {
+    super("benchmark_data", message, place);
   }
 }

@@ -8,14 +8,18 @@ describe("the built-in scorers", () => {
   it("all load and register under their names", async () => {
     const { listScorers, getScorer } = await import("../../scorers/index.js");
     const names = [
+      "abstains",
       "budgets",
+      "citations",
       "exact",
+      "gaia-exact",
       "guardrail",
       "includes",
       "json-schema",
       "llm-judge",
       "no-tools",
       "numeric",
+      "ranking",
       "regex",
       "retrieved-chunk",
       "run-status",
