@@ -18,7 +18,7 @@ import { createRedactor } from "../redaction/index.js";
 import { bodyBytes, chunkBytes, isStreamType, storeBody, storeChunk } from "./body.js";
 import { requestDifferences, distance } from "./diff.js";
 import { readCassette, writeCassette, type Secrets } from "./file.js";
-import type { CanonicalRequest, CassetteEntry, StoredChunk, StoredResponse } from "./format.js";
+import type { CanonicalRequest, CassetteDocument, CassetteEntry, StoredChunk, StoredResponse } from "./format.js";
 import { canonicalUrl, endpointOf, escapeRegExp, fingerprint, keptHeaders, keyedRequest, storedFingerprint, type RequestNormaliser } from "./request.js";
 import { utf8 } from "./body.js";
 
@@ -139,6 +139,14 @@ export class Cassette {
     }
     // `record` and `update` re-record over what is there; `record` keeps entries it did not reach.
     return new Cassette(file, options, document?.entries ?? [], document !== undefined);
+  }
+
+  /**
+   * A cassette from a document already in memory (a bundle's, say), validated by the caller
+   * (`parseCassette`). `file` names it in errors, and is where a recording mode writes.
+   */
+  static fromDocument(file: string, document: CassetteDocument, options: CassetteOptions): Cassette {
+    return new Cassette(file, options, options.mode === "live" ? [] : document.entries, true);
   }
 
   #add(slot: Slot): void {
