@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NetworkGuard } from "../../src/sandbox/index.js";
 import { useMockServer } from "../providers/support.js";
-import { captureIO, FAKE_KEYS, quickstartAs, retrace, useTempDirs } from "../e2e/harness.js";
+import { captureIO, FAKE_KEYS, quickstartAs, retrace, storedRun, useTempDirs } from "../e2e/harness.js";
 import { simulate, type Turn } from "../e2e/simulated-api.js";
 
 const server = useMockServer();
@@ -48,6 +48,8 @@ describe("retrace run with a cassette", () => {
     expect(api.requests).toHaveLength(2);
     const file = join(cassettes, "agent.cassette.json");
     expect(readFileSync(file, "utf8")).not.toContain(FAKE_KEYS.OPENAI_API_KEY);
+    // The run says which cassette its traffic went to (relative to the store), for bundles and readers.
+    expect(storedRun(join(dir, "a.db")).events[0]).toMatchObject({ type: "run.started", source: { cassette: "cassettes/agent.cassette.json" } });
 
     const replayed = await offline(() => retrace(["run", configPath, "-m", "What is 2 + 2?", "--replay", cassettes, "--db", join(dir, "b.db"), ...(stream ? ["--stream"] : [])], captureIO({}, dir)));
     expect(replayed.io.err).toBe("");

@@ -154,7 +154,11 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
       store,
       context,
       // Relative to the store, so that resume finds them from any folder.
-      source: { config: recordPath(store.path, configFile), ...(mockFile ? { mock: recordPath(store.path, mockFile) } : {}) },
+      source: {
+        config: recordPath(store.path, configFile),
+        ...(mockFile ? { mock: recordPath(store.path, mockFile) } : {}),
+        ...(cassette ? { cassette: recordPath(store.path, cassette.file) } : {}),
+      },
     });
     // Output guardrails may redact or withhold the answer, so it cannot be shown before they ran.
     const streaming = values.stream && !values.json && !agent.guardrails;
