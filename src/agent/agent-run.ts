@@ -65,7 +65,7 @@ export class AgentRun {
       context: RunContext;
       runId?: string;
       parent?: { runId: string; callId: string };
-      source?: { config?: string; mock?: string };
+      source?: { config?: string; mock?: string; cassette?: string };
     },
   ): AgentRun {
     const runId = options.runId ?? options.context.ids.runId();

@@ -79,8 +79,11 @@ export const RunStartedSchema = event("run.started", {
   /** The agent's configuration with secrets redacted. */
   config: json,
   parent: z.object({ runId: z.string(), callId: z.string() }).optional(),
-  /** Where the CLI found the agent (paths relative to where it ran), so `resume` can rebuild it. */
-  source: z.object({ config: z.string().optional(), mock: z.string().optional() }).optional(),
+  /**
+   * Where the CLI found the agent (paths relative to where it ran), so `resume` can rebuild it;
+   * `cassette`: the cassette its model traffic was recorded to or replayed from.
+   */
+  source: z.object({ config: z.string().optional(), mock: z.string().optional(), cassette: z.string().optional() }).optional(),
 });
 export const MessageEventSchema = event("message", {
   role: z.literal("user"),
