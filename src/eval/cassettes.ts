@@ -8,7 +8,7 @@
 import { besideSource, Cassette, cassetteFetch, type CassetteMode, type CassetteTiming } from "../cassette/index.js";
 import { CassetteError } from "../errors/index.js";
 import { currentScope, type CaseScope } from "../sandbox/index.js";
-import type { CaseCassetteSeam } from "./runner/index.js";
+import type { CaseCassetteSeam, PlannedCase } from "./runner/index.js";
 
 export interface CaseCassettes extends CaseCassetteSeam {
   readonly mode: CassetteMode;
@@ -19,6 +19,10 @@ export interface CaseCassetteOptions {
   timing?: CassetteTiming;
   /** Named secret values no cassette may hold (the provider keys). */
   secrets?: Readonly<Record<string, string | undefined>>;
+  /** Where a case's cassette is (default: `__cassettes__/` beside its eval file); benchmarks keep one per task in a folder. */
+  fileFor?: (planned: PlannedCase) => string;
+  /** How to record a missing cassette, for the error a replay gives (default: the eval-test command). */
+  recordHint?: (planned: PlannedCase) => string;
 }
 
 export function caseCassettes(options: CaseCassetteOptions): CaseCassettes {
@@ -37,11 +41,11 @@ export function caseCassettes(options: CaseCassetteOptions): CaseCassettes {
     keyless: options.mode === "replay",
     open(planned, scope) {
       const source = planned.case.file ?? planned.file;
-      const cassette = Cassette.open(besideSource(source, planned.case.name), {
+      const cassette = Cassette.open(options.fileFor ? options.fileFor(planned) : besideSource(source, planned.case.name), {
         mode: options.mode,
         ...(options.timing !== undefined ? { timing: options.timing } : {}),
         ...(options.secrets ? { secrets: options.secrets } : {}),
-        recordHint: `record it with: retrace eval-test ${planned.file} --live --record -t '${planned.case.name.replace(/[.*+?^${}()|[\]\\']/g, "\\$&")}' (or --cassette-mode auto to record only what is missing)`,
+        recordHint: options.recordHint ? options.recordHint(planned) : `record it with: retrace eval-test ${planned.file} --live --record -t '${planned.case.name.replace(/[.*+?^${}()|[\]\\']/g, "\\$&")}' (or --cassette-mode auto to record only what is missing)`,
       });
       byScope.set(scope, { cassette, fetch: cassetteFetch(cassette) });
       return { finish: () => finish(cassette) };

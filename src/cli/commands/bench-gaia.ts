@@ -1,10 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import type { CassetteMode, CassetteTiming } from "../../cassette/index.js";
 import { scoreGaia } from "../../benchmarks/gaia/index.js";
 import { parseModelChoice } from "../../eval/benchmarks/model-choice.js";
 import { loadGaia, runGaia, summariseGaia, type GaiaModel, type GaiaResult, type GaiaSummary } from "../../eval/benchmarks/gaia/index.js";
 import { BenchmarkDataError, UsageError } from "../../errors/index.js";
 import { parseCommandArgs } from "../args.js";
+import { CASSETTE_FLAGS, CASSETTE_HELP, cassetteFlags, cassetteSecrets } from "../cassette.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 
@@ -28,6 +30,7 @@ Options:
   -o, --output <file>   results as JSON Lines: task_id, level, status, reply, answer, ground_truth, branch
   --json                print the summary as JSON
 
+${CASSETTE_HELP.replace("a cassette in <dir>", "one cassette per task in <dir>")}
 check: scores rows {"model_answer","ground_truth"[,"expected"]} and prints {"index","correct"}
 per row (index from 0, in file order), then a summary line. Exit 1 when a row disagrees with
 its "expected" or cannot be read.
@@ -139,6 +142,7 @@ export async function benchGaiaCommand(argv: string[], io: CliIO): Promise<ExitC
     concurrency: { type: "string" },
     output: { type: "string", short: "o" },
     json: { type: "boolean", default: false },
+    ...CASSETTE_FLAGS,
   });
   if (positionals.length) throw new UsageError(`bench gaia: unexpected ${JSON.stringify(positionals[0])}; see retrace bench gaia --help`);
   if (!values.data) throw new UsageError("bench gaia: --data <dir> is required (the folder holding 2023/<split>/metadata.jsonl)");
@@ -147,12 +151,19 @@ export async function benchGaiaCommand(argv: string[], io: CliIO): Promise<ExitC
   const concurrency = wholeNumber("concurrency", values.concurrency);
   const levels = levelsOption(values.level);
   const model: GaiaModel = choice.kind === "scripted" ? { kind: "scripted", file: choice.file, replies: readReplies(io.cwd, choice.file) } : choice;
+  const cassette = cassetteFlags("bench gaia", values, io.cwd);
+  if (cassette && model.kind === "scripted") throw new UsageError("bench gaia: --record/--replay record a provider's traffic; scripted replies need none");
+  if (cassette && cassette.location === undefined) throw new UsageError("bench gaia: --cassette-mode and --timing need --record <dir> or --replay <dir>");
+  const cassettes =
+    cassette?.location !== undefined && cassette.mode !== "live"
+      ? await taskCassettes(cassette.location, cassette.mode ?? "replay", cassette.timing, io, argv)
+      : undefined;
   const data = loadGaia(resolve(io.cwd, values.data), values.split);
   const picked = data.tasks.filter((task) => !levels || levels.has(task.level));
   const selected = { ...data, tasks: limit === undefined ? picked : picked.slice(0, limit) };
   for (const problem of data.problems) io.stderr(`warning: ${problem.describe()} (row skipped)\n`);
   const progress = io.isTTY && !values.json ? (done: number, total: number) => io.stderr(`\r${bar(done, total)} ${done}/${total}${done === total ? "\n" : ""}`) : undefined;
-  const results: GaiaResult[] = await runGaia(selected, { model, env: io.env, ...(concurrency ? { concurrency } : {}), ...(progress ? { onProgress: progress } : {}) });
+  const results: GaiaResult[] = await runGaia(selected, { model, env: io.env, ...(concurrency ? { concurrency } : {}), ...(cassettes ? { cassettes } : {}), ...(progress ? { onProgress: progress } : {}) });
   const summary = summariseGaia(selected, results);
   if (values.output) {
     const path = resolve(io.cwd, values.output);
@@ -168,4 +179,18 @@ function bar(done: number, total: number): string {
   const width = 30;
   const filled = total ? Math.round((done / total) * width) : width;
   return `[${"#".repeat(filled)}${" ".repeat(width - filled)}]`;
+}
+
+/** One cassette per task, `<dir>/<task_id>.json`: tasks run concurrently, and each replays its own exchanges in order. */
+async function taskCassettes(dir: string, mode: CassetteMode, timing: CassetteTiming | undefined, io: CliIO, argv: readonly string[]) {
+  const { caseCassettes } = await import("../../eval/cassettes.js");
+  const { safeFileName } = await import("../../cassette/index.js");
+  const again = argv.filter((arg, i) => arg !== "--replay" && argv[i - 1] !== "--replay").join(" ");
+  return caseCassettes({
+    mode,
+    ...(timing !== undefined ? { timing } : {}),
+    secrets: cassetteSecrets(undefined, io.env),
+    fileFor: (planned) => join(dir, `${safeFileName(planned.case.name)}.json`),
+    recordHint: () => `record it with: retrace bench gaia ${again} --record ${dir} (or --cassette-mode auto to record only what is missing)`,
+  });
 }

@@ -1,4 +1,4 @@
-import { cpSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
@@ -102,5 +102,54 @@ describe("GAIA through the eval engine", () => {
       expect(requests.find((request) => request.user.includes("receipt.png"))?.user).toMatch(/cannot be shown here: a \.png file/);
       expect(summariseGaia(data, results).accuracy).toBeCloseTo(2 / 6);
     });
+  });
+});
+
+describe("a GAIA run recorded once replays offline", () => {
+  const server = setupServer();
+  let calls = 0;
+  beforeAll(() => {
+    server.listen({ onUnhandledRequest: "error" });
+    server.use(
+      http.post("https://api.openai.com/v1/chat/completions", async ({ request }) => {
+        calls++;
+        const body = (await request.json()) as { messages: { role: string; content: string }[] };
+        const user = body.messages.find((message) => message.role === "user")?.content ?? "";
+        const answer = user.includes("spider") ? "8" : "Paris";
+        return HttpResponse.json({
+          id: `chatcmpl-${calls}`,
+          object: "chat.completion",
+          created: 1_767_225_600,
+          model: "gpt-sim",
+          choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: `FINAL ANSWER: ${answer}` } }],
+          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        });
+      }),
+    );
+  });
+  afterAll(() => server.close());
+
+  it("--record then --replay: the same results file, with no key and no request reaching the endpoint", async () => {
+    const { main } = await import("../../../src/cli/main.js");
+    const dir = tempDir();
+    const io = (env: Record<string, string>) => {
+      const out = { stdout: "", stderr: "" };
+      return { out, io: { stdout: (text: string) => void (out.stdout += text), stderr: (text: string) => void (out.stderr += text), env, cwd: dir, isTTY: false } };
+    };
+    const args = (out: string, flag: string) => ["bench", "gaia", "--data", fixture, "--model", "openai:gpt-sim", "--concurrency", "3", "-o", join(dir, out), flag, join(dir, "cassettes")];
+    const first = io({ OPENAI_API_KEY: "sk-canary-0123456789abcdef" });
+    expect(await main(args("recorded.jsonl", "--record"), first.io)).toBe(0);
+    expect(calls).toBe(6);
+    const recorded = readFileSync(join(dir, "recorded.jsonl"), "utf8");
+    // Cassettes never hold the key.
+    for (const file of readdirSync(join(dir, "cassettes"))) expect(readFileSync(join(dir, "cassettes", file), "utf8")).not.toContain("sk-canary");
+    expect(readdirSync(join(dir, "cassettes")).sort()).toEqual(["t-001.json", "t-002.json", "t-003.json", "t-004.json", "t-005.json", "t-006.json"]);
+
+    server.close();
+    const second = io({});
+    expect(await main(args("replayed.jsonl", "--replay"), second.io)).toBe(0);
+    expect(calls).toBe(6);
+    expect(readFileSync(join(dir, "replayed.jsonl"), "utf8")).toBe(recorded);
+    expect(second.out.stdout).toBe(first.out.stdout);
   });
 });

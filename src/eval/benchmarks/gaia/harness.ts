@@ -7,7 +7,7 @@
 import { gaiaExactScorer } from "../../../../scorers/index.js";
 import type { RunStore } from "../../../contracts/index.js";
 import { collectCases, defineEval, type AgentConfigInput } from "../../dsl/index.js";
-import { runCases, type PlannedCase } from "../../runner/index.js";
+import { runCases, type CaseCassetteSeam, type PlannedCase } from "../../runner/index.js";
 import { taskPrompt, type GaiaData, type GaiaTask } from "./dataset.js";
 import { GAIA_SYSTEM_PROMPT, type GaiaBranch } from "../../../benchmarks/gaia/index.js";
 
@@ -52,6 +52,8 @@ export interface GaiaRunOptions {
   timeoutMs?: number;
   env?: Readonly<Record<string, string | undefined>>;
   store?: RunStore;
+  /** One cassette per task (`--record` / `--replay`): a recorded run re-runs offline with the same results. */
+  cassettes?: CaseCassetteSeam;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -108,6 +110,7 @@ export async function runGaia(data: GaiaData, options: GaiaRunOptions): Promise<
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.store ? { store: options.store } : {}),
+    ...(options.cassettes ? { cassettes: options.cassettes } : {}),
     ...(options.onProgress ? { onCaseDone: (_result, done, total) => options.onProgress?.(done, total) } : {}),
   });
   const errorsById = new Map<string, string>();
