@@ -221,3 +221,10 @@ export class ReportFormatError extends RetraceError {
     super("report_invalid", message, place);
   }
 }
+
+/** A benchmark's data that cannot be used: a missing folder, no data files, a bad line (file and line in the place). */
+export class BenchmarkDataError extends RetraceError {
+  constructor(message: string, place: ErrorPlace = {}) {
+    super("benchmark_data", message, place);
+  }
+}
