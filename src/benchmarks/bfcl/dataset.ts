@@ -22,6 +22,8 @@ export interface BfclEntry {
   /** The conversation, one list of messages per turn. */
   turns: { role: string; content: string }[][];
   functions: FunctionDoc[];
+  /** The same functions as Python values, for the prompt (so that `1.0` is dumped as `1.0`). */
+  functionsPy: PyValue;
   /** Absent for the (ir)relevance categories, which have no ground truth. */
   answers?: PyDict[];
 }
@@ -61,7 +63,9 @@ export function parseQuestions(file: DataFile, category: string, problems: DataP
   for (const { line, text } of lines(file.text)) {
     try {
       const row = QuestionSchema.parse(JSON.parse(text));
-      entries.push({ id: row.id, category, file: file.path, line, turns: row.question, functions: row.function as FunctionDoc[] });
+      const python = pyJsonLoads(text) as PyDict;
+      const functionsPy = python.get("function") ?? [];
+      entries.push({ id: row.id, category, file: file.path, line, turns: row.question, functions: row.function as FunctionDoc[], functionsPy });
     } catch (error) {
       problems.push({ file: file.path, line, message: `not a BFCL question: ${describe(error)}` });
     }

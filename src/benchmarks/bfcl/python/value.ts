@@ -38,6 +38,10 @@ export class PyDict {
     return this.#entries.get(hashKey(key))?.[1];
   }
 
+  delete(key: PyValue): void {
+    this.#entries.delete(hashKey(key));
+  }
+
   has(key: PyValue): boolean {
     return this.#entries.has(hashKey(key));
   }
