@@ -24,6 +24,11 @@ export interface BuildOptions {
   /** Stream model text as it arrives (overrides llm.stream). */
   stream?: boolean;
   fetch?: typeof fetch;
+  /**
+   * Every model request is answered without the network (a cassette in replay): an API key the
+   * config asks for is not needed, and a placeholder stands in when it is missing.
+   */
+  keyless?: boolean;
   env?: Readonly<Record<string, string | undefined>>;
   /** Decides approvals while the run waits (e.g. `--approve prompt`); without one the run pauses. */
   approver?: Approver;
@@ -37,6 +42,9 @@ export interface BuildOptions {
 
 const MAX_AGENT_DEPTH = 5;
 
+/** The key a keyless build hands the SDK: it only ever reaches a cassette, which keys no credentials. */
+const KEYLESS_PLACEHOLDER = "retrace-cassette-replay";
+
 async function buildModel(loaded: LoadedConfig, options: BuildOptions): Promise<LanguageModel> {
   if (options.model) return options.model;
   if (options.mock) return typeof options.mock === "string" ? ScriptedModel.fromFile(options.mock) : options.mock;
@@ -48,8 +56,8 @@ async function buildModel(loaded: LoadedConfig, options: BuildOptions): Promise<
   return createModel({
     provider: llm.provider,
     model: llm.model,
-    apiKey: llm.api_key,
-    apiKeyVariable: loaded.missingEnv.get("llm.api_key"),
+    apiKey: llm.api_key || (options.keyless ? KEYLESS_PLACEHOLDER : undefined),
+    apiKeyVariable: llm.api_key || !options.keyless ? loaded.missingEnv.get("llm.api_key") : undefined,
     baseUrl: llm.base_url,
     temperature: llm.temperature,
     maxTokens: llm.max_tokens,
