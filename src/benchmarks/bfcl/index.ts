@@ -16,5 +16,7 @@ export { systemPrompt, withLanguageHints, pyJsonDumps } from "./prompt.js";
 export { toolsFor, mangleName, GORILLA_TO_OPENAPI } from "./tools.js";
 export { requestFor, outputOf } from "./request.js";
 export { categoryScores, summarise, resultLine, pyToJson, type EntryResult, type CategoryScore, type Summary } from "./results.js";
-export { pyJsonLoads } from "./python/json.js";
+export { pyJsonLoads, fromJson } from "./python/json.js";
+export { pyAnswers } from "./schema.js";
+export { pyAnswersOf } from "./answers.js";
 export { PyDict, PyTuple, pyEq, pyRepr, type PyValue } from "./python/value.js";
