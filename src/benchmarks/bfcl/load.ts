@@ -22,7 +22,14 @@ export function loadBfclData(dir: string, options: { categories?: readonly strin
   if (found.length === 0) throw new BenchmarkDataError(`no BFCL_v4_*.json or BFCL_v3_*.json files in ${dir}`, { file: dir });
   // A folder holding both layouts is read as V4.
   const version = found.some((file) => file.parsed.version === 4) ? 4 : 3;
-  const files = found.filter((file) => file.parsed.version === version);
+  const order = (category: string): number => {
+    const index = ALL_CATEGORIES.indexOf(category);
+    return index < 0 ? ALL_CATEGORIES.length : index;
+  };
+  // Entries in BFCL's category order, whatever order the folder lists its files in.
+  const files = found
+    .filter((file) => file.parsed.version === version)
+    .sort((a, b) => order(a.parsed.category) - order(b.parsed.category) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const wanted = options.categories ? new Set(options.categories) : undefined;
   const problems: DataProblem[] = [];
   const entries: BfclEntry[] = [];
@@ -37,10 +44,5 @@ export function loadBfclData(dir: string, options: { categories?: readonly strin
     const answers = existsSync(answerPath) && !isMultiTurn(parsed.category) ? parseAnswers({ path: show(answerPath), text: readFileSync(answerPath, "utf8") }, problems) : undefined;
     entries.push(...attachAnswers(questions, answers, existsSync(answerPath) ? show(answerPath) : undefined, problems));
   }
-  const order = (category: string): number => {
-    const index = ALL_CATEGORIES.indexOf(category);
-    return index < 0 ? ALL_CATEGORIES.length : index;
-  };
-  categories.sort((a, b) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0));
   return { version, entries, problems, categories };
 }

@@ -63,9 +63,8 @@ describe("BFCL's prompting-mode decoder", () => {
       fc.property(fc.oneof(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map((n) => n.toString()), fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => pyRepr(x))), (literal) => {
         const decoded = decodePrompting(`[f(x=${literal})]`) as PyDict[];
         const value = ((decoded[0] as PyDict).get("f") as PyDict).get("x");
-        expect(pyRepr(value ?? null)).toBe(literal.startsWith("-") || !literal.includes("e") ? literal : literal);
-        expect(typeof value === "bigint" || typeof value === "number").toBe(true);
-        expect(typeof value === "bigint").toBe(!/[.en]/.test(literal));
+        expect(pyRepr(value ?? null)).toBe(literal);
+        expect(typeof value === "bigint").toBe(!/[.e]/.test(literal));
       }),
     );
   });
