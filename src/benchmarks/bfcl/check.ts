@@ -57,7 +57,7 @@ export function astCheck(functions: readonly FunctionDoc[], calls: readonly Deco
 }
 
 function firstKey(dict: PyDict): string {
-  return String(dict.keys().next().value);
+  return String(dict.first()?.[0]);
 }
 
 function findDescription(functions: readonly FunctionDoc[], name: string): FunctionDoc {
@@ -108,7 +108,7 @@ function listOf(value: PyValue | undefined): PyValue[] {
 }
 
 export function simpleFunctionCheck(doc: FunctionDoc, call: DecodedCall, answer: PyDict, options: CheckOptions): CheckResult {
-  const possible = answer.values().next().value as PyDict;
+  const possible = (answer.first()?.[1] ?? new PyDict()) as PyDict;
   const funcName = convertFuncName(doc.name, options);
   const details = doc.parameters.properties;
   if (call.name !== funcName) return fail("simple_function_checker:wrong_func_name", `Function name ${pyRepr(funcName)} not found in model output.`);
@@ -254,7 +254,18 @@ function typeChecker(param: string, value: PyValue, acceptable: readonly PyValue
  * "April 1, 2024" and "april 1 2024" compare equal.
  */
 export function standardizeString(text: string): string {
-  return text.replace(/[ ,./\-_*^]/g, "").toLowerCase().replace(/'/g, '"');
+  let out = "";
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // space , . / - _ * ^ are dropped; ' becomes " (lowercasing never makes or moves either)
+    if (c === 0x20 || c === 0x2c || c === 0x2e || c === 0x2f || c === 0x2d || c === 0x5f || c === 0x2a || c === 0x5e || c === 0x27) {
+      out += text.slice(start, i);
+      if (c === 0x27) out += '"';
+      start = i + 1;
+    }
+  }
+  return (start === 0 ? text : out + text.slice(start)).toLowerCase();
 }
 
 function stringChecker(param: string, value: string, acceptable: readonly PyValue[]): CheckResult {

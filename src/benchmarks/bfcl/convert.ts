@@ -5,10 +5,11 @@
  * type check). The regular expressions are the official ones. Python's `int()`/`float()`
  * fallbacks are reproduced by pyInt/pyFloat.
  */
+import { QuietError } from "./python/quiet-error.js";
 import { pyStrip } from "./python/text.js";
 import { PyDict, type PyValue } from "./python/value.js";
 
-export class UnsupportedConversionError extends Error {}
+export class UnsupportedConversionError extends QuietError {}
 
 export const JAVA_TYPES: Record<string, string> = {
   byte: "int", short: "int", integer: "int", float: "float", double: "float", long: "int", boolean: "bool", char: "str",

@@ -3,6 +3,7 @@
  * official handlers do: `default_decode_ast_prompting` + `ast_parse` for prompting mode, and
  * the OpenAI handler's `decode_ast` (a JSON parse of each call's arguments) for FC mode.
  */
+import { QuietError } from "./python/quiet-error.js";
 import { parseForeignCall } from "./foreign-calls.js";
 import { parseExpression } from "./python/parse.js";
 import { pyJsonLoads } from "./python/json.js";
@@ -11,7 +12,7 @@ import { pyStrip } from "./python/text.js";
 import { PyDict, type PyValue } from "./python/value.js";
 import type { Language } from "./categories.js";
 
-export class DecodeError extends Error {}
+export class DecodeError extends QuietError {}
 
 /** A model's output in FC mode: its tool calls as `{name: argumentsJson}`, or its text when it made none. */
 export type FcOutput = string | readonly Readonly<Record<string, unknown>>[];
@@ -79,7 +80,7 @@ export function asCalls(decoded: PyValue): DecodedCall[] | undefined {
   const calls: DecodedCall[] = [];
   for (const item of decoded) {
     if (!(item instanceof PyDict) || item.size !== 1) return undefined;
-    const [name, args] = item.entries().next().value as [PyValue, PyValue];
+    const [name, args] = item.first() as [PyValue, PyValue];
     if (!(args instanceof PyDict)) return undefined;
     calls.push({ name: typeof name === "string" ? name : String(name), args });
   }

@@ -10,9 +10,10 @@
  * with an initializer block decodes to an empty map, as it does officially). This is a
  * hand-written reading of the same shapes, not tree-sitter itself.
  */
+import { QuietError } from "./python/quiet-error.js";
 import { PyDict, type PyValue } from "./python/value.js";
 
-export class ForeignDecodeError extends Error {}
+export class ForeignDecodeError extends QuietError {}
 
 interface Argument {
   name: string | null;

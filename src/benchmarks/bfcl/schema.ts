@@ -29,7 +29,7 @@ export function pyAnswers(value: PyValue, id: string): PyDict[] {
   if (!Array.isArray(value)) throw new Error(`ground_truth of ${id} is not a list`);
   return value.map((item, index) => {
     if (!(item instanceof PyDict) || item.size !== 1) throw new Error(`ground_truth[${index}] of ${id} is not {function: {param: [values]}}`);
-    const params = item.values().next().value as PyValue;
+    const params = item.first()?.[1] as PyValue;
     if (!(params instanceof PyDict)) throw new Error(`ground_truth[${index}] of ${id}: the parameters are not a dict`);
     for (const [param, options] of params.entries()) {
       if (!Array.isArray(options)) throw new Error(`ground_truth[${index}] of ${id}: ${pyRepr(param)} has no list of acceptable values`);

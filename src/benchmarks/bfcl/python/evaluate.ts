@@ -6,10 +6,11 @@
  * comparison inside the operation fails here (in Python a builtin such as `len` would run):
  * that is the one place this decoder is narrower than the official one.
  */
+import { QuietError } from "./quiet-error.js";
 import { ELLIPSIS, type BinaryOperator, type Expr } from "./ast.js";
 import { PyDict, PyTuple, pyTypeName, type PyValue } from "./value.js";
 
-export class PyEvalError extends Error {}
+export class PyEvalError extends QuietError {}
 
 export function evaluate(node: Expr): PyValue {
   switch (node.type) {

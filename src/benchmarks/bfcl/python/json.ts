@@ -4,9 +4,10 @@
  * typed from their lexeme: an integer lexeme becomes an int (bigint), anything with a fraction
  * or an exponent a float. Like Python, NaN, Infinity and -Infinity are accepted.
  */
+import { QuietError } from "./quiet-error.js";
 import { PyDict, type PyValue } from "./value.js";
 
-export class PyJsonError extends Error {
+export class PyJsonError extends QuietError {
   constructor(message: string, readonly position: number) {
     super(`${message} at char ${position}`);
   }

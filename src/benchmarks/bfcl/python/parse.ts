@@ -166,31 +166,46 @@ class Parser {
     return undefined;
   }
 
-  #binary(next: () => Expr, operators: readonly string[]): Expr {
-    let left = next();
+  /** One level of left-associative binary operators; `level` names the operand's level. */
+  #binary(level: number, operators: readonly string[]): Expr {
+    let left = this.#next(level);
     for (;;) {
       const token = this.#token;
       if (token.kind !== "op" || !operators.includes(token.text)) return left;
       this.#at++;
-      left = { type: "BinOp", op: token.text as BinaryOperator, left, right: next() };
+      left = { type: "BinOp", op: token.text as BinaryOperator, left, right: this.#next(level) };
     }
   }
 
-  #bitOr = (): Expr => this.#binary(this.#bitXor, ["|"]);
-  #bitXor = (): Expr => this.#binary(this.#bitAnd, ["^"]);
-  #bitAnd = (): Expr => this.#binary(this.#shift, ["&"]);
-  #shift = (): Expr => this.#binary(this.#sum, ["<<", ">>"]);
-  #sum = (): Expr => this.#binary(this.#term, ["+", "-"]);
-  #term = (): Expr => this.#binary(this.#factor, ["*", "/", "//", "%", "@"]);
+  #bitOr(): Expr {
+    return this.#binary(1, ["|"]);
+  }
 
-  #factor = (): Expr => {
+  #next(level: number): Expr {
+    switch (level) {
+      case 1:
+        return this.#binary(2, ["^"]);
+      case 2:
+        return this.#binary(3, ["&"]);
+      case 3:
+        return this.#binary(4, ["<<", ">>"]);
+      case 4:
+        return this.#binary(5, ["+", "-"]);
+      case 5:
+        return this.#binary(6, ["*", "/", "//", "%", "@"]);
+      default:
+        return this.#factor();
+    }
+  }
+
+  #factor(): Expr {
     const token = this.#token;
     if (token.kind === "op" && (token.text === "-" || token.text === "+" || token.text === "~")) {
       this.#at++;
       return { type: "UnaryOp", op: token.text, operand: this.#factor() };
     }
     return this.#power();
-  };
+  }
 
   #power(): Expr {
     if (this.#isName("await")) throw this.#error("'await' outside function");

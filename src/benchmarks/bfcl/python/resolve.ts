@@ -11,12 +11,13 @@
  * - an attribute (`Units.METRIC`), a set, a comparison, a lambda, an f-string fail;
  * - a subscript is its unparsed text; `...` is the string "...".
  */
+import { QuietError } from "./quiet-error.js";
 import { ELLIPSIS, type Expr, type ExprOf } from "./ast.js";
 import { evaluate, PyEvalError } from "./evaluate.js";
 import { unparse } from "./unparse.js";
 import { PyDict, PyTuple, PyTypeError, pyTypeName, type PyValue } from "./value.js";
 
-export class PyDecodeError extends Error {}
+export class PyDecodeError extends QuietError {}
 
 export function resolveCall(call: ExprOf<"Call">): PyDict {
   const parts: string[] = [];

@@ -6,8 +6,14 @@ const PY_WHITESPACE = new Set(
 );
 
 /** `text.strip(chars)`; without chars, Python's whitespace. */
+const charSets = new Map<string, Set<string>>();
+
 export function pyStrip(text: string, chars?: string): string {
-  const set = chars === undefined ? PY_WHITESPACE : new Set(chars);
+  let set = PY_WHITESPACE;
+  if (chars !== undefined) {
+    set = charSets.get(chars) ?? new Set(chars);
+    if (charSets.size < 64) charSets.set(chars, set);
+  }
   let start = 0;
   let end = text.length;
   while (start < end && set.has(text[start] as string)) start++;

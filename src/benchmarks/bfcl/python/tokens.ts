@@ -4,7 +4,8 @@
  * line joining inside brackets. What Python rejects is rejected here (`007`, `1__0`, an
  * unclosed bracket, a stray non-printable character), since a rejected output fails to decode.
  */
-export class PySyntaxError extends Error {}
+import { QuietError } from "./quiet-error.js";
+export class PySyntaxError extends QuietError {}
 
 export type Token =
   | { kind: "name"; text: string; start: number; end: number }
@@ -28,6 +29,22 @@ const OPERATORS = [
   ">=", ">>", "@=", "^=", "|=", "(", ")", "[", "]", "{", "}", ",", ":", ";", ".", "+", "-", "*", "/", "%", "<", ">", "=",
   "&", "|", "^", "~", "@",
 ];
+
+// Longest operator first, grouped by first character: one lookup instead of a scan of the list.
+const OPERATORS_BY_FIRST = new Map<string, string[]>();
+for (const op of OPERATORS) {
+  const list = OPERATORS_BY_FIRST.get(op[0] as string) ?? [];
+  list.push(op);
+  OPERATORS_BY_FIRST.set(op[0] as string, list);
+}
+for (const list of OPERATORS_BY_FIRST.values()) list.sort((a, b) => b.length - a.length);
+
+function operatorAt(source: string, at: number): string | undefined {
+  const candidates = OPERATORS_BY_FIRST.get(source[at] as string);
+  if (!candidates) return undefined;
+  for (const op of candidates) if (op.length === 1 || source.startsWith(op, at)) return op;
+  return undefined;
+}
 
 const NAME_START = /[\p{L}\p{Nl}_\u2118\u212e\u309b\u309c]/u;
 const NAME_CONTINUE = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}_\u00b7\u0387\u1369-\u1371\u19da\u2118\u212e\u309b\u309c]/u;
@@ -84,17 +101,23 @@ export function tokenize(source: string): Token[] {
     }
     if (isNameStart(source, at)) {
       let end = at + 1;
-      while (end < length && isNameContinue(source, end)) end++;
-      const text = source.slice(at, end);
-      if (STRING_PREFIX.test(text) && (source[end] === "'" || source[end] === '"')) {
+      let ascii = c < 0x80;
+      while (end < length && isNameContinue(source, end)) {
+        if (source.charCodeAt(end) >= 0x80) ascii = false;
+        end++;
+      }
+      const raw = source.slice(at, end);
+      // Python reads identifiers in NFKC form.
+      const text = ascii ? raw : raw.normalize("NFKC");
+      if (end - at <= 2 && (source[end] === "'" || source[end] === '"') && STRING_PREFIX.test(text)) {
         at = readString(source, end, text, tokens, at);
         continue;
       }
-      tokens.push({ kind: "name", text: text.normalize("NFKC"), start: at, end });
+      tokens.push({ kind: "name", text, start: at, end });
       at = end;
       continue;
     }
-    const operator = OPERATORS.find((op) => source.startsWith(op, at));
+    const operator = operatorAt(source, at);
     if (!operator) throw new PySyntaxError(`invalid character ${JSON.stringify(char)} (U+${c.toString(16).toUpperCase().padStart(4, "0")})`);
     if (operator === "(" || operator === "[" || operator === "{") brackets.push(operator);
     else if (operator === ")" || operator === "]" || operator === "}") {
@@ -181,8 +204,15 @@ function readString(source: string, quoteAt: number, prefix: string, tokens: Tok
     }
     if (!triple && (char === "\n" || char === "\r")) throw new PySyntaxError("unterminated string literal");
     if (char !== "\\") {
-      value += char;
-      at++;
+      // A run of plain characters in one slice.
+      let end = at + 1;
+      while (end < source.length) {
+        const next = source[end];
+        if (next === "\\" || next === quote || next === "\n" || next === "\r") break;
+        end++;
+      }
+      value += source.slice(at, end);
+      at = end;
       continue;
     }
     const next = source[at + 1];

@@ -4,6 +4,7 @@
  * a bool is not an int for `type(x) == int` yet `True == 1`, a tuple never equals a list, and
  * `1 == 1.0 == True`. So ints are bigints, floats are numbers, and tuples and dicts are classes.
  */
+import { QuietError } from "./quiet-error.js";
 export type PyValue = string | bigint | number | boolean | null | PyValue[] | PyTuple | PyDict;
 
 export class PyTuple {
@@ -46,12 +47,22 @@ export class PyDict {
     return this.#entries.has(hashKey(key));
   }
 
-  *keys(): IterableIterator<PyValue> {
-    for (const [key] of this.#entries.values()) yield key;
+  keys(): PyValue[] {
+    const keys: PyValue[] = [];
+    for (const entry of this.#entries.values()) keys.push(entry[0]);
+    return keys;
   }
 
-  *values(): IterableIterator<PyValue> {
-    for (const [, value] of this.#entries.values()) yield value;
+  values(): PyValue[] {
+    const values: PyValue[] = [];
+    for (const entry of this.#entries.values()) values.push(entry[1]);
+    return values;
+  }
+
+  /** The first entry (a decoded call and a ground-truth item each have exactly one). */
+  first(): [PyValue, PyValue] | undefined {
+    for (const entry of this.#entries.values()) return entry;
+    return undefined;
   }
 
   entries(): IterableIterator<[PyValue, PyValue]> {
@@ -60,7 +71,7 @@ export class PyDict {
 }
 
 /** Python's TypeError for a list or dict used as a key. */
-export class PyTypeError extends Error {}
+export class PyTypeError extends QuietError {}
 
 function hashKey(key: PyValue): HashKey {
   if (typeof key === "string" || key === null || typeof key === "bigint") return key;
