@@ -8,6 +8,7 @@ describe("the built-in scorers", () => {
   it("all load and register under their names", async () => {
     const { listScorers, getScorer } = await import("../../scorers/index.js");
     const names = [
+      "bfcl-ast",
       "budgets",
       "exact",
       "guardrail",
