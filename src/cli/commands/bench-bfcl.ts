@@ -4,10 +4,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { LanguageModel } from "../../contracts/index.js";
-import { Cassette, cassetteFetch } from "../../cassette/index.js";
+import { withCassette } from "../../cassette/index.js";
 import { BenchmarkDataError, UsageError } from "../../errors/index.js";
-import { createModel, ScriptedModel } from "../../providers/index.js";
 import { PROVIDER_KEY_VARIABLES } from "../../redaction/index.js";
 import {
   ALL_CATEGORIES,
@@ -23,7 +21,7 @@ import {
   type EntryResult,
   type Summary,
 } from "../../benchmarks/bfcl/index.js";
-import { loadBfclData, runBfcl } from "../../benchmarks/bfcl/edge.js";
+import { loadBfclData, runBfcl, type ModelChoice } from "../../benchmarks/bfcl/edge.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
@@ -84,17 +82,29 @@ export async function benchBfclCommand(argv: string[], io: CliIO): Promise<ExitC
   const data = loadBfclData(resolve(io.cwd, values.data), { ...(categories ? { categories } : {}), cwd: io.cwd });
   for (const problem of data.problems) io.stderr(`${problem.file}:${problem.line}: ${problem.message}\n`);
   const entries = limit === undefined ? data.entries : limitPerCategory(data.entries, limit);
-  const cassette = openCassette(values, mode, io);
-  const model = await modelFor(values.model, values["base-url"], cassette, io);
+  const model = modelChoice(values.model, values["base-url"], io.cwd);
+  const cassette = cassetteChoice(values, mode, model, io);
   const progress = progressBar(io);
-  let results: EntryResult[];
+  const run = (): ReturnType<typeof runBfcl> =>
+    runBfcl(entries, { model, mode, concurrency, env: cassette?.env ?? io.env, onEntryDone: progress.update });
+  let outcome: Awaited<ReturnType<typeof runBfcl>>;
   try {
-    results = await runBfcl(entries, { model, mode, concurrency, onEntryDone: progress.update });
+    outcome = cassette
+      ? await withCassette(cassette.file, {
+          mode: cassette.mode,
+          secrets: cassette.secrets,
+          recordHint: `record it with: retrace bench bfcl … --record ${cassette.location}`,
+          onSummary: (summary) => {
+            if (summary.mode === "replay" && summary.unused.length) io.stderr(`cassette ${summary.file}: ${summary.unused.length} recorded request(s) were not used\n`);
+          },
+        }, run)
+      : await run();
   } finally {
     progress.done();
-    const summary = cassette?.close();
-    if (summary && summary.unused.length && summary.mode === "replay") io.stderr(`cassette ${summary.file}: ${summary.unused.length} recorded request(s) were not used\n`);
   }
+  const results = outcome.results;
+  for (const problem of outcome.problems) io.stderr(`${problem.file}:${problem.line}: ${problem.message}\n`);
+  data.problems.push(...outcome.problems);
   if (values.output) writeFileSync(resolve(io.cwd, values.output), results.map((result) => resultLine(result) + "\n").join(""));
   const runCategories = data.categories.filter((category) => !isMultiTurn(category));
   const scores = categoryScores(results, runCategories);
@@ -126,47 +136,46 @@ function limitPerCategory<T extends { category: string }>(entries: readonly T[],
   });
 }
 
-function openCassette(values: { record?: string | undefined; replay?: string | undefined }, mode: BfclMode, io: CliIO): Cassette | undefined {
+interface CassetteChoice {
+  file: string;
+  location: string;
+  mode: "record" | "replay";
+  secrets: Record<string, string | undefined>;
+  /** The environment the run sees: a replay needs no key, so a placeholder stands in for one. */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+function cassetteChoice(values: { record?: string | undefined; replay?: string | undefined }, mode: BfclMode, model: ModelChoice, io: CliIO): CassetteChoice | undefined {
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError("bench bfcl: choose --record or --replay, not both");
   const location = values.record ?? values.replay;
   if (location === undefined) return undefined;
+  if (location === "") throw new UsageError(`bench bfcl: --${values.record !== undefined ? "record" : "replay"} needs a folder`);
+  if (model.kind === "scripted") throw new UsageError("bench bfcl: a scripted model answers from its script; --record/--replay are for a provider");
   const secrets: Record<string, string | undefined> = {};
   for (const name of PROVIDER_KEY_VARIABLES) secrets[name] = io.env[name];
-  return Cassette.open(resolve(io.cwd, location, `bfcl-${mode}.cassette.json`), {
-    mode: values.record !== undefined ? "record" : "replay",
+  const replay = values.replay !== undefined;
+  const keyVariable = model.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+  return {
+    file: resolve(io.cwd, location, `bfcl-${mode}.cassette.json`),
+    location,
+    mode: replay ? "replay" : "record",
     secrets,
-    recordHint: `record it with: retrace bench bfcl … --record ${location}`,
-  });
+    env: replay && !io.env[keyVariable] ? { ...io.env, [keyVariable]: "retrace-cassette-replay" } : io.env,
+  };
 }
 
-async function modelFor(spec: string, baseUrl: string | undefined, cassette: Cassette | undefined, io: CliIO): Promise<LanguageModel> {
+function modelChoice(spec: string, baseUrl: string | undefined, cwd: string): ModelChoice {
   const colon = spec.indexOf(":");
   const provider = colon < 0 ? spec : spec.slice(0, colon);
   const name = colon < 0 ? undefined : spec.slice(colon + 1);
   if (provider === "scripted") {
     if (!name) throw new UsageError("bench bfcl: --model scripted:<script.yaml> needs the script file");
-    if (cassette) throw new UsageError("bench bfcl: a scripted model answers from its script; --record/--replay are for a provider");
-    return ScriptedModel.fromFile(resolve(io.cwd, name));
+    return { kind: "scripted", script: resolve(cwd, name) };
   }
   if (provider !== "openai" && provider !== "anthropic" && provider !== "openai-compatible") {
     throw new UsageError(`bench bfcl: unknown provider "${provider}" in --model; use openai, anthropic, openai-compatible or scripted`);
   }
-  const keyless = cassette?.mode === "replay";
-  return createModel({
-    provider,
-    model: name || undefined,
-    // A replay never reaches the provider, so it needs no key: a placeholder stands in.
-    apiKey: keyless ? "retrace-cassette-replay" : undefined,
-    apiKeyVariable: undefined,
-    baseUrl,
-    temperature: undefined,
-    maxTokens: undefined,
-    seed: undefined,
-    timeoutMs: undefined,
-    stream: false,
-    env: io.env,
-    ...(cassette ? { fetch: cassetteFetch(cassette) } : {}),
-  });
+  return { kind: "provider", provider, model: name || undefined, baseUrl };
 }
 
 function progressBar(io: CliIO): { update: (done: number, total: number) => void; done: () => void } {

@@ -56,6 +56,7 @@ const call = (index: number, name: string, args: string): unknown => ({ id: `cal
 let server: http.Server;
 let baseUrl: string;
 let requests = 0;
+const bodies: ChatRequest[] = [];
 
 beforeAll(async () => {
   server = http.createServer((request, response) => {
@@ -63,6 +64,7 @@ beforeAll(async () => {
     request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
     request.on("end", () => {
       requests++;
+      bodies.push(JSON.parse(body) as ChatRequest);
       const message = answer(JSON.parse(body) as ChatRequest);
       response.setHeader("content-type", "application/json");
       response.end(
@@ -97,6 +99,7 @@ const categories = "simple_python,multiple,parallel,parallel_multiple,live_simpl
 describe.each(["prompt", "fc"] as const)("retrace bench bfcl --mode %s against a simulated model", (mode) => {
   it("scores each category as the official checker would, and lists multi-turn as not supported", async () => {
     const dir = tempDir("retrace-bfcl-");
+    bodies.length = 0;
     const { code, stdout } = await bench(["--data", join(fixtures, "v4"), "--model", "openai-compatible:sim-model", "--base-url", baseUrl, "--mode", mode, "--categories", categories, "--limit", "5", "--concurrency", "4", "-o", "results.jsonl", "--json"], dir);
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as { categories: { category: string; correct: number; total: number }[]; not_supported: { category: string }[]; summary: Record<string, number | null> };
@@ -118,6 +121,32 @@ describe.each(["prompt", "fc"] as const)("retrace bench bfcl --mode %s against a
     expect(lines[0]).toMatchObject({ id: "simple_python_0", category: "simple_python", valid: true, error_type: null });
     expect(lines[1]).toMatchObject({ id: "simple_python_1", valid: false, error_type: mode === "fc" ? "ast_decoder:decoder_failed" : "simple_function_checker:wrong_func_name" });
     expect(lines.find((line) => line.id === "irrelevance_1")).toMatchObject({ valid: false, error_type: "irrelevance_error:decoder_success" });
+    // What the model was sent for simple_python_0: BFCL's prompt byte for byte, or the entry's function as a tool.
+    const first = bodies.find((body) => body.messages.some((m) => m.content.startsWith("Find the area of a triangle with a base of 10 units and height of 5 units")));
+    if (mode === "prompt") {
+      expect(first?.messages[0]).toEqual({ role: "system", content: readFileSync(join(fixtures, "default_system_prompt_simple_python_0.txt"), "utf8") });
+      expect(first?.tools ?? []).toEqual([]);
+    } else {
+      expect(first?.messages.map((m) => m.role)).toEqual(["user"]);
+      expect(first?.tools).toEqual([
+        {
+          type: "function",
+          function: {
+            name: "calculate_triangle_area",
+            description: "Calculate the area of a triangle given its base and height. Note that the provided function is in Python 3 syntax.",
+            parameters: {
+              type: "object",
+              properties: {
+                base: { type: "integer", description: "The base of the triangle." },
+                height: { type: "integer", description: "The height of the triangle." },
+                unit: { type: "string", description: "The unit of measure (defaults to 'units' if not specified)" },
+              },
+              required: ["base", "height"],
+            },
+          },
+        },
+      ]);
+    }
   });
 });
 
