@@ -1,3 +1,2 @@
-/** The effectful side of BFCL: reading the data folder, and running entries against a model. */
+/** The effectful side of BFCL's data: reading the folder. (Running entries: src/benchmark-runner/.) */
 export { loadBfclData, type BfclDataset } from "./load.js";
-export { runBfcl, type RunOptions, type RunOutcome, type ModelChoice } from "./run.js";

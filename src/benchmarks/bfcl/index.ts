@@ -14,7 +14,7 @@ export { parseCheckerCase, checkCase, type CheckerCase } from "./cases.js";
 export { parseQuestions, parseAnswers, attachAnswers, categoryOfFile, type BfclEntry, type DataProblem, type DataFile } from "./dataset.js";
 export { systemPrompt, withLanguageHints, pyJsonDumps } from "./prompt.js";
 export { toolsFor, mangleName, GORILLA_TO_OPENAPI } from "./tools.js";
-export { requestFor, outputOf } from "./request.js";
+export { requestFor, outputOf, rawOf } from "./request.js";
 export { categoryScores, summarise, resultLine, pyToJson, type EntryResult, type CategoryScore, type Summary } from "./results.js";
 export { pyJsonLoads, fromJson } from "./python/json.js";
 export { pyAnswers } from "./schema.js";

@@ -21,7 +21,8 @@ import {
   type EntryResult,
   type Summary,
 } from "../../benchmarks/bfcl/index.js";
-import { loadBfclData, runBfcl, type ModelChoice } from "../../benchmarks/bfcl/edge.js";
+import { loadBfclData } from "../../benchmarks/bfcl/edge.js";
+import { runBfcl, type ModelChoice } from "../../benchmark-runner/index.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";

@@ -1,5 +1,6 @@
 /**
- * Runs BFCL entries through the eval engine: each entry is an eval case (an agent of one step
+ * Runs BFCL entries through the eval engine (its own folder: the engine reaches the scorers,
+ * and the bfcl-ast scorer reaches src/benchmarks, so a runner there would close a circle): each entry is an eval case (an agent of one step
  * whose system prompt is BFCL's, or whose tools are the entry's functions), run by `runCases`
  * with its concurrency, and scored by the `bfcl-ast` scorer. The agent sends the request BFCL
  * sends — `{system, messages: [user], tools}` — and the verdict is made from the model's first
@@ -7,15 +8,11 @@
  * finish in, so a replayed run writes the same file.
  */
 import { z } from "zod";
-import type { LlmResponse } from "../../contracts/index.js";
-import { collectCases, defineEval, match, type AgentConfigInput, type EvalSpec } from "../../eval/dsl/index.js";
-import { runCases } from "../../eval/runner/index.js";
-import type { AnyTool } from "../../tools/index.js";
-import { isMultiTurn } from "./categories.js";
-import type { BfclEntry, DataProblem } from "./dataset.js";
-import { evaluateEntry, type BfclMode } from "./evaluate-entry.js";
-import { outputOf, rawOf, requestFor } from "./request.js";
-import type { EntryResult } from "./results.js";
+import type { LlmResponse } from "../contracts/index.js";
+import { collectCases, defineEval, match, type AgentConfigInput, type EvalSpec } from "../eval/dsl/index.js";
+import { runCases } from "../eval/runner/index.js";
+import type { AnyTool } from "../tools/index.js";
+import { evaluateEntry, isMultiTurn, outputOf, rawOf, requestFor, type BfclEntry, type BfclMode, type DataProblem, type EntryResult } from "../benchmarks/bfcl/index.js";
 
 export type ModelChoice =
   | { kind: "scripted"; script: string }
