@@ -15,6 +15,7 @@ const PURE_CORE = [
   "^src/patterns/",
   "^src/scoring/",
   "^scorers/",
+  "^src/benchmarks/",
   "^src/policy/(match|rules|rate-limit|guardrails)\\.ts$",
   // BFCL's decoders, checker, prompts and scores; its loader (load, edge) is an edge, its runner is in src/benchmark-runner/.
   "^src/benchmarks/bfcl/(?!(load|edge)\\.ts$)",

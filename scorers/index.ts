@@ -20,4 +20,5 @@ export { runStatusScorer, type RunStatusOptions } from "./run-status.js";
 export { retrievedChunkScorer, type RetrievedChunkOptions } from "./retrieved-chunk.js";
 export { guardrailScorer, type GuardrailOptions } from "./guardrail.js";
 export { bfclAstScorer, type BfclAstOptions } from "./bfcl-ast.js";
+export { gaiaExactScorer, type GaiaExactOptions } from "./gaia-exact.js";
 export { builtinAssertions, type BuiltinAssertions } from "./assertions.js";

@@ -11,6 +11,7 @@ describe("the built-in scorers", () => {
       "bfcl-ast",
       "budgets",
       "exact",
+      "gaia-exact",
       "guardrail",
       "includes",
       "json-schema",
