@@ -45,6 +45,7 @@ const table: [string, string, unknown[], unknown[]][] = [
   ["llm-judge", "llm", [{ provider: "openai" }], ["openai"]],
   ["llm-judge", "label", ["tone"], [1]],
   ["gaia-exact", "extract", [true, false], ["yes", 1]],
+  ["bfcl-ast", "mode", ["fc", "prompt"], ["prompting", 1]],
 ];
 
 describe("the options of the built-in scorers", () => {
@@ -57,6 +58,7 @@ describe("the options of the built-in scorers", () => {
   it("are exactly these names", () => {
     const names = Object.fromEntries(listScorers().map((scorer) => [scorer.name, Object.keys(scorerOptions(scorer.name)).sort()]));
     expect(names).toEqual({
+      "bfcl-ast": ["mode"],
       budgets: ["maxCost", "maxInputTokens", "maxOutputTokens", "maxSteps", "maxTokens", "maxToolCalls"],
       exact: ["caseSensitive", "trim"],
       "gaia-exact": ["extract"],
