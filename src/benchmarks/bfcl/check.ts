@@ -42,17 +42,20 @@ const PYTHON_TYPES: Record<string, PyTypeName> = {
 const NESTED_CONVERSION = new Set(["Array", "ArrayList", "array"]);
 
 const ok = (): CheckResult => ({ valid: true, error: [], errorType: null });
-const fail = (errorType: string, error: string): CheckResult => ({ valid: false, error: [error], errorType });
+// Messages are written only when someone reads them: the parallel matcher's trial checks
+// only need the verdict, and writing a repr of every acceptable value was a third of the cost.
+let explaining = true;
+const fail = (errorType: string, error: () => string): CheckResult => ({ valid: false, error: explaining ? [error()] : [], errorType });
 
 /** `ast_checker`: picks the checker from the category name, by substring as the official code does. */
 export function astCheck(functions: readonly FunctionDoc[], calls: readonly DecodedCall[], answers: readonly PyDict[], category: string, options: CheckOptions): CheckResult {
   if (category.includes("parallel")) return parallelNoOrder(functions, calls, answers, options);
   if (category.includes("multiple")) {
-    if (calls.length !== answers.length) return fail("multiple_function_checker:wrong_count", "Wrong number of functions.");
+    if (calls.length !== answers.length) return fail("multiple_function_checker:wrong_count", () => "Wrong number of functions.");
     const answer = answers[0] as PyDict;
     return simpleFunctionCheck(findDescription(functions, firstKey(answer)), calls[0] as DecodedCall, answer, options);
   }
-  if (calls.length !== 1) return fail("simple_function_checker:wrong_count", "Wrong number of functions.");
+  if (calls.length !== 1) return fail("simple_function_checker:wrong_count", () => "Wrong number of functions.");
   return simpleFunctionCheck(functions[0] as FunctionDoc, calls[0] as DecodedCall, answers[0] as PyDict, options);
 }
 
@@ -72,7 +75,7 @@ function findDescription(functions: readonly FunctionDoc[], name: string): Funct
  * passes; a later ground-truth call may then find nothing although a perfect matching exists.
  */
 function parallelNoOrder(functions: readonly FunctionDoc[], calls: readonly DecodedCall[], answers: readonly PyDict[], options: CheckOptions): CheckResult {
-  if (calls.length !== answers.length) return fail("parallel_function_checker_no_order:wrong_count", "Wrong number of functions.");
+  if (calls.length !== answers.length) return fail("parallel_function_checker_no_order:wrong_count", () => "Wrong number of functions.");
   const used = new Set<number>();
   for (let i = 0; i < answers.length; i++) {
     const answer = answers[i] as PyDict;
@@ -80,7 +83,16 @@ function parallelNoOrder(functions: readonly FunctionDoc[], calls: readonly Deco
     let matched = false;
     for (let index = 0; index < calls.length; index++) {
       if (used.has(index)) continue;
-      if (simpleFunctionCheck(doc, calls[index] as DecodedCall, answer, options).valid) {
+      // Only whether it passes matters here, so the failure messages are not written.
+      const was = explaining;
+      explaining = false;
+      let passes: boolean;
+      try {
+        passes = simpleFunctionCheck(doc, calls[index] as DecodedCall, answer, options).valid;
+      } finally {
+        explaining = was;
+      }
+      if (passes) {
         used.add(index);
         matched = true;
         break;
@@ -90,7 +102,7 @@ function parallelNoOrder(functions: readonly FunctionDoc[], calls: readonly Deco
       const considered = calls.map((_, index) => index).filter((index) => !used.has(index));
       return fail(
         "parallel_function_checker_no_order:cannot_find_match",
-        `Could not find a matching function among index [${considered.join(", ")}] of model output for index ${i} of possible answers.`,
+        () => `Could not find a matching function among index [${considered.join(", ")}] of model output for index ${i} of possible answers.`,
       );
     }
   }
@@ -111,14 +123,14 @@ export function simpleFunctionCheck(doc: FunctionDoc, call: DecodedCall, answer:
   const possible = (answer.first()?.[1] ?? new PyDict()) as PyDict;
   const funcName = convertFuncName(doc.name, options);
   const details = doc.parameters.properties;
-  if (call.name !== funcName) return fail("simple_function_checker:wrong_func_name", `Function name ${pyRepr(funcName)} not found in model output.`);
+  if (call.name !== funcName) return fail("simple_function_checker:wrong_func_name", () => `Function name ${pyRepr(funcName)} not found in model output.`);
   const params = call.args;
   for (const param of doc.parameters.required ?? []) {
-    if (!params.has(param)) return fail("simple_function_checker:missing_required", `Missing required parameter: ${pyRepr(param)}.`);
+    if (!params.has(param)) return fail("simple_function_checker:missing_required", () => `Missing required parameter: ${pyRepr(param)}.`);
   }
   for (const [param, rawValue] of params.entries()) {
     if (typeof param !== "string" || !Object.hasOwn(details, param) || !possible.has(param)) {
-      return fail("simple_function_checker:unexpected_param", `Unexpected parameter: ${pyRepr(param)}.`);
+      return fail("simple_function_checker:unexpected_param", () => `Unexpected parameter: ${pyRepr(param)}.`);
     }
     const detail = details[param] as ParameterDoc;
     const typeDescription = detail.type;
@@ -135,7 +147,7 @@ export function simpleFunctionCheck(doc: FunctionDoc, call: DecodedCall, answer:
         // The official code names the JavaScript case "type_error:js" (not "javascript").
         return fail(
           options.language === "java" ? "type_error:java" : "type_error:js",
-          `Incorrect type for parameter ${pyRepr(param)}. Expected type String, got ${pyTypeName(value)}. Parameter value: ${pyRepr(value)}.`,
+          () => `Incorrect type for parameter ${pyRepr(param)}. Expected type String, got ${pyTypeName(value)}. Parameter value: ${pyRepr(value)}.`,
         );
       }
       const convert = options.language === "java" ? javaConvert : jsConvert;
@@ -188,12 +200,12 @@ export function simpleFunctionCheck(doc: FunctionDoc, call: DecodedCall, answer:
       }
     }
     if (!pyIn(value, acceptable)) {
-      return fail("value_error:others", `Invalid value for parameter ${pyRepr(param)}: ${pyRepr(value)}. Expected one of ${pyRepr(acceptable)}.`);
+      return fail("value_error:others", () => `Invalid value for parameter ${pyRepr(param)}: ${pyRepr(value)}. Expected one of ${pyRepr(acceptable)}.`);
     }
   }
   for (const [param, options] of possible.entries()) {
     if (!params.has(param) && !listOf(options).includes("")) {
-      return fail("simple_function_checker:missing_optional", `Optional parameter ${pyRepr(param)} not provided and not marked as optional.`);
+      return fail("simple_function_checker:missing_optional", () => `Optional parameter ${pyRepr(param)} not provided and not marked as optional.`);
     }
   }
   return ok();
@@ -237,7 +249,7 @@ function typeChecker(param: string, value: PyValue, acceptable: readonly PyValue
       }
       if (flag) return { valid: true, error: [], errorType: null, isVariable };
     }
-    error.push(`Nested type checking failed for parameter ${pyRepr(param)}. Expected outer type ${typeDescription} with inner type ${nestedType}. Parameter value: ${pyRepr(value)}.`);
+    if (explaining) error.push(`Nested type checking failed for parameter ${pyRepr(param)}. Expected outer type ${typeDescription} with inner type ${nestedType}. Parameter value: ${pyRepr(value)}.`);
     errorType = "type_error:nested";
     // QUIRK: the official code falls through here with valid already False, so a variable
     // match below returns that failure (as type_error:nested) rather than a pass.
@@ -245,7 +257,7 @@ function typeChecker(param: string, value: PyValue, acceptable: readonly PyValue
   } else if (answerType !== undefined && pyTypeName(value) === answerType) {
     return { valid: true, error: [], errorType: null, isVariable: true };
   }
-  error.push(`Incorrect type for parameter ${pyRepr(param)}. Expected type ${typeDescription}, got ${pyTypeName(value)}. Parameter value: ${pyRepr(value)}.`);
+  if (explaining) error.push(`Incorrect type for parameter ${pyRepr(param)}. Expected type ${typeDescription}, got ${pyTypeName(value)}. Parameter value: ${pyRepr(value)}.`);
   return { valid: false, error, errorType: "type_error:simple", isVariable: false };
 }
 
@@ -271,7 +283,7 @@ export function standardizeString(text: string): string {
 function stringChecker(param: string, value: string, acceptable: readonly PyValue[]): CheckResult {
   const wanted = standardizeString(value);
   for (const answer of acceptable) if (typeof answer === "string" && standardizeString(answer) === wanted) return ok();
-  return fail("value_error:string", `Invalid value for parameter ${pyRepr(param)}: ${pyRepr(value)}. Expected one of ${pyRepr([...acceptable])}. Case insensitive.`);
+  return fail("value_error:string", () => `Invalid value for parameter ${pyRepr(param)}: ${pyRepr(value)}. Expected one of ${pyRepr([...acceptable])}. Case insensitive.`);
 }
 
 const standardizeItem = (item: PyValue): PyValue => (typeof item === "string" ? standardizeString(item) : item);
@@ -288,7 +300,7 @@ function iterate(value: PyValue): PyValue[] {
 function listChecker(param: string, value: PyValue[], acceptable: readonly PyValue[]): CheckResult {
   const model = value.map(standardizeItem);
   for (const answer of acceptable) if (pyEq(model, iterate(answer).map(standardizeItem))) return ok();
-  return fail("value_error:list/tuple", `Invalid value for parameter ${pyRepr(param)}: ${pyRepr(value)}. Expected one of ${pyRepr([...acceptable])}.`);
+  return fail("value_error:list/tuple", () => `Invalid value for parameter ${pyRepr(param)}: ${pyRepr(value)}. Expected one of ${pyRepr([...acceptable])}.`);
 }
 
 function dictChecker(value: PyDict, acceptable: readonly PyValue[]): CheckResult {
@@ -301,13 +313,13 @@ function dictChecker(value: PyDict, acceptable: readonly PyValue[]): CheckResult
     const possible = answer;
     for (const [key, item] of value.entries()) {
       if (!possible.has(key)) {
-        result = fail("value_error:dict_key", `Unexpected dict key parameter: '${String(key)}'.`);
+        result = fail("value_error:dict_key", () => `Unexpected dict key parameter: '${String(key)}'.`);
         flag = false;
         break;
       }
       const options = listOf(possible.get(key)).map(standardizeItem);
       if (!pyIn(standardizeItem(item), options)) {
-        result = fail("value_error:dict_value", `Invalid value for parameter ${pyRepr(key)}: ${pyRepr(item)}. Expected one of ${pyRepr(options)}.`);
+        result = fail("value_error:dict_value", () => `Invalid value for parameter ${pyRepr(key)}: ${pyRepr(item)}. Expected one of ${pyRepr(options)}.`);
         flag = false;
         break;
       }
@@ -315,7 +327,7 @@ function dictChecker(value: PyDict, acceptable: readonly PyValue[]): CheckResult
     // QUIRK: this loop runs even after a failure above, and its error (if any) wins.
     for (const [key, options] of possible.entries()) {
       if (!value.has(key) && !listOf(options).includes("")) {
-        result = fail("value_error:dict_key", `Missing dict key parameter: '${String(key)}'.`);
+        result = fail("value_error:dict_key", () => `Missing dict key parameter: '${String(key)}'.`);
         flag = false;
         break;
       }
@@ -330,7 +342,7 @@ function listDictChecker(value: PyValue[], acceptable: readonly PyValue[]): Chec
   for (const answer of acceptable) {
     const answers = iterate(answer);
     if (value.length !== answers.length) {
-      result = fail("value_error:list_dict_count", "Wrong number of dictionaries in the list.");
+      result = fail("value_error:list_dict_count", () => "Wrong number of dictionaries in the list.");
       continue;
     }
     let flag = true;

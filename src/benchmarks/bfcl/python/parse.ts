@@ -97,12 +97,44 @@ class Parser {
   }
 
   expression(): Expr {
+    const simple = this.#simpleValue();
+    if (simple) return simple;
     if (this.#isName("lambda")) return this.#lambda();
     const body = this.#disjunction();
     if (!this.#eatName("if")) return body;
     const test = this.#disjunction();
     if (!this.#eatName("else")) throw this.#error("expected 'else' after 'if' expression");
     return { type: "IfExp", test, body, orelse: this.expression() };
+  }
+
+  /**
+   * A lone literal or name followed by `,` `)` `]` `}` `:` or the end: most argument values.
+   * It skips the descent through every precedence level, and gives the same node it would.
+   */
+  #simpleValue(): Expr | undefined {
+    const token = this.#token;
+    const next = this.tokens[this.#at + 1] as Token | undefined;
+    if (!next || !(next.kind === "end" || (next.kind === "op" && (next.text === "," || next.text === ")" || next.text === "]" || next.text === "}" || next.text === ":")))) return undefined;
+    switch (token.kind) {
+      case "int":
+      case "float":
+        this.#at++;
+        return { type: "Constant", value: token.value };
+      case "string":
+        if (token.prefix !== "" && token.prefix !== "r" && token.prefix !== "u") return undefined;
+        this.#at++;
+        return { type: "Constant", value: token.value };
+      case "name":
+        if (token.text === "True" || token.text === "False" || token.text === "None") {
+          this.#at++;
+          return { type: "Constant", value: token.text === "None" ? null : token.text === "True" };
+        }
+        if (KEYWORDS.has(token.text)) return undefined;
+        this.#at++;
+        return { type: "Name", id: token.text };
+      default:
+        return undefined;
+    }
   }
 
   #lambda(): Expr {
