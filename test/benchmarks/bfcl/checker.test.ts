@@ -98,3 +98,26 @@ describe("what the model is shown", () => {
     });
   });
 });
+
+describe("the decoder against CPython", () => {
+  // fixtures/bfcl/decoder_differential.jsonl: generated outputs decoded by BFCL's own decoder
+  // under CPython 3.11 (scripts/bfcl-differential.py).
+  const rows = jsonLines("decoder_differential.jsonl").map((line) => JSON.parse(line) as { input: string; decoded: string | null });
+  // Bytes and complex literals decode officially (and then fail the checker's type check); here
+  // they fail to decode. No model output in BFCL's data uses them.
+  const narrowing = (decoded: string | null): boolean => decoded !== null && /(?<![\w'])b'|\dj[,)}\]]/.test(decoded);
+
+  it("decodes every generated output as BFCL's decoder does", () => {
+    const decode = (text: string): string | null => {
+      try {
+        return pyRepr(decodePrompting(text) as never);
+      } catch {
+        return null;
+      }
+    };
+    const disagreements = rows.filter((row) => !narrowing(row.decoded) && decode(row.input) !== row.decoded).map((row) => `${JSON.stringify(row.input)}: want ${row.decoded}, got ${decode(row.input)}`);
+    expect(disagreements).toEqual([]);
+    expect(rows.length).toBeGreaterThan(600);
+    expect(rows.filter((row) => narrowing(row.decoded)).length).toBeLessThan(15);
+  });
+});

@@ -277,7 +277,7 @@ class Parser {
       } else if (this.#token.kind === "name" && this.tokens[this.#at + 1]?.kind === "op" && this.tokens[this.#at + 1]?.text === "=") {
         const name = this.#token.text;
         if (KEYWORDS.has(name)) throw this.#error("cannot assign to keyword");
-        if (keywords.some((keyword) => keyword.arg === name)) throw this.#error(`keyword argument repeated: ${name}`);
+        // A repeated keyword is refused by the compiler, not by ast.parse: the last value wins.
         this.#at += 2;
         keywords.push({ arg: name, value: this.expression() });
       } else {
