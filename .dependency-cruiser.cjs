@@ -17,8 +17,6 @@ const PURE_CORE = [
   "^scorers/",
   "^src/benchmarks/",
   "^src/policy/(match|rules|rate-limit|guardrails)\\.ts$",
-  // BFCL's decoders, checker, prompts and scores; its loader (load, edge) is an edge, its runner is in src/benchmark-runner/.
-  "^src/benchmarks/bfcl/(?!(load|edge)\\.ts$)",
 ];
 const EFFECTFUL_MODULES = [
   "^(node:)?(fs|fs/promises|net|http|https|http2|dgram|dns|dns/promises|child_process|worker_threads|cluster|tls|readline|os|module|process|timers|timers/promises)$",

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { checkCase, evaluateEntry, parseCheckerCase, type CheckerCase, type EntryToCheck } from "../src/benchmarks/bfcl/index.js";
-import { loadBfclData } from "../src/benchmarks/bfcl/edge.js";
+import { loadBfclData } from "../src/eval/benchmarks/bfcl/index.js";
 
 const OFFICIAL_PER_SECOND = 11_600;
 const TARGET_PER_SECOND = 116_000;

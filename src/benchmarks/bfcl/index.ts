@@ -1,7 +1,7 @@
 /**
- * BFCL (Berkeley Function Calling Leaderboard), scored as the official checker scores it.
- * This face is the pure part — decoders, checker, prompts, tools, scores — that never touches
- * the file system or the network; `edge.ts` holds the loader and the runner.
+ * BFCL (Berkeley Function Calling Leaderboard), scored as the official checker scores it: the
+ * pure part — decoders, checker, prompts, tools, scores — that never touches the file system
+ * or the network. The loader and the harness are in src/eval/benchmarks/bfcl.
  */
 export {
   AST_CATEGORIES, RELEVANCE_CATEGORIES, MULTI_TURN_CATEGORIES, SUPPORTED_CATEGORIES, ALL_CATEGORIES,

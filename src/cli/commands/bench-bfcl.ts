@@ -21,8 +21,8 @@ import {
   type EntryResult,
   type Summary,
 } from "../../benchmarks/bfcl/index.js";
-import { loadBfclData } from "../../benchmarks/bfcl/edge.js";
-import { runBfcl, type ModelChoice } from "../../benchmark-runner/index.js";
+import { loadBfclData, runBfcl } from "../../eval/benchmarks/bfcl/index.js";
+import { parseModelChoice, type ModelChoice } from "../../eval/benchmarks/model-choice.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
@@ -72,7 +72,6 @@ export async function benchBfclCommand(argv: string[], io: CliIO): Promise<ExitC
   const { values, positionals } = parseCommandArgs("bench bfcl", argv, OPTIONS);
   if (positionals.length) throw new UsageError(`bench bfcl: unexpected argument "${positionals[0]}"; see retrace bench bfcl --help`);
   if (!values.data) throw new UsageError("bench bfcl: --data <dir> is required");
-  if (!values.model) throw new UsageError("bench bfcl: --model <provider:model> is required (scripted:<file> for a script)");
   const mode = parseMode(values.mode);
   const limit = positiveInt("limit", values.limit);
   const concurrency = positiveInt("concurrency", values.concurrency) ?? 8;
@@ -83,7 +82,8 @@ export async function benchBfclCommand(argv: string[], io: CliIO): Promise<ExitC
   const data = loadBfclData(resolve(io.cwd, values.data), { ...(categories ? { categories } : {}), cwd: io.cwd });
   for (const problem of data.problems) io.stderr(`${problem.file}:${problem.line}: ${problem.message}\n`);
   const entries = limit === undefined ? data.entries : limitPerCategory(data.entries, limit);
-  const model = modelChoice(values.model, values["base-url"], io.cwd);
+  const parsed = parseModelChoice("bench bfcl", values.model, values["base-url"]);
+  const model: ModelChoice = parsed.kind === "scripted" ? { kind: "scripted", file: resolve(io.cwd, parsed.file) } : parsed;
   const cassette = cassetteChoice(values, mode, model, io);
   const progress = progressBar(io);
   const run = (): ReturnType<typeof runBfcl> =>
@@ -155,7 +155,7 @@ function cassetteChoice(values: { record?: string | undefined; replay?: string |
   const secrets: Record<string, string | undefined> = {};
   for (const name of PROVIDER_KEY_VARIABLES) secrets[name] = io.env[name];
   const replay = values.replay !== undefined;
-  const keyVariable = model.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+  const keyVariable = model.llm.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
   return {
     file: resolve(io.cwd, location, `bfcl-${mode}.cassette.json`),
     location,
@@ -163,20 +163,6 @@ function cassetteChoice(values: { record?: string | undefined; replay?: string |
     secrets,
     env: replay && !io.env[keyVariable] ? { ...io.env, [keyVariable]: "retrace-cassette-replay" } : io.env,
   };
-}
-
-function modelChoice(spec: string, baseUrl: string | undefined, cwd: string): ModelChoice {
-  const colon = spec.indexOf(":");
-  const provider = colon < 0 ? spec : spec.slice(0, colon);
-  const name = colon < 0 ? undefined : spec.slice(colon + 1);
-  if (provider === "scripted") {
-    if (!name) throw new UsageError("bench bfcl: --model scripted:<script.yaml> needs the script file");
-    return { kind: "scripted", script: resolve(cwd, name) };
-  }
-  if (provider !== "openai" && provider !== "anthropic" && provider !== "openai-compatible") {
-    throw new UsageError(`bench bfcl: unknown provider "${provider}" in --model; use openai, anthropic, openai-compatible or scripted`);
-  }
-  return { kind: "provider", provider, model: name || undefined, baseUrl };
 }
 
 function progressBar(io: CliIO): { update: (done: number, total: number) => void; done: () => void } {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { checkCase, decodePrompting, evaluateEntry, parseCheckerCase, PyDict, PyTuple, pyRepr, systemPrompt, withLanguageHints, pyJsonLoads, toolsFor } from "../../../src/benchmarks/bfcl/index.js";
-import { loadBfclData } from "../../../src/benchmarks/bfcl/edge.js";
+import { loadBfclData } from "../../../src/eval/benchmarks/bfcl/index.js";
 
 const fixtures = new URL("../../../fixtures/bfcl/", import.meta.url);
 const read = (name: string): string => readFileSync(new URL(name, fixtures), "utf8");

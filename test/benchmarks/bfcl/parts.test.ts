@@ -24,7 +24,7 @@ import {
 import { javaConvert, jsConvert, pyFloat, pyInt } from "../../../src/benchmarks/bfcl/convert.js";
 import { parseExpression } from "../../../src/benchmarks/bfcl/python/parse.js";
 import { unparse } from "../../../src/benchmarks/bfcl/python/unparse.js";
-import { loadBfclData } from "../../../src/benchmarks/bfcl/edge.js";
+import { loadBfclData } from "../../../src/eval/benchmarks/bfcl/index.js";
 import { tempDir } from "../../helpers.js";
 
 const fixtures = new URL("../../../fixtures/bfcl/", import.meta.url).pathname;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { benchBfclCommand } from "../../../src/cli/commands/bench-bfcl.js";
 import { decodePrompting, pyJsonDumps, PyDict, type PyValue } from "../../../src/benchmarks/bfcl/index.js";
-import { loadBfclData } from "../../../src/benchmarks/bfcl/edge.js";
+import { loadBfclData } from "../../../src/eval/benchmarks/bfcl/index.js";
 import { tempDir } from "../../helpers.js";
 
 const fixtures = new URL("../../../fixtures/bfcl/", import.meta.url).pathname;

@@ -1,9 +1,8 @@
 /** The file-system edge: finds BFCL's V4 or V3 files in a folder and reads them. */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { BenchmarkDataError } from "../../errors/index.js";
-import { ALL_CATEGORIES, isMultiTurn } from "./categories.js";
-import { attachAnswers, categoryOfFile, parseAnswers, parseQuestions, type BfclEntry, type DataProblem } from "./dataset.js";
+import { BenchmarkDataError } from "../../../errors/index.js";
+import { ALL_CATEGORIES, attachAnswers, categoryOfFile, isMultiTurn, parseAnswers, parseQuestions, type BfclEntry, type DataProblem } from "../../../benchmarks/bfcl/index.js";
 
 export interface BfclDataset {
   version: 3 | 4;

@@ -1,6 +1,6 @@
 /**
- * Runs BFCL entries through the eval engine (its own folder: the engine reaches the scorers,
- * and the bfcl-ast scorer reaches src/benchmarks, so a runner there would close a circle): each entry is an eval case (an agent of one step
+ * Runs BFCL entries through the eval engine (here, not in src/benchmarks: the engine reaches the
+ * scorers, and the bfcl-ast scorer reaches src/benchmarks, so a harness there would close a circle): each entry is an eval case (an agent of one step
  * whose system prompt is BFCL's, or whose tools are the entry's functions), run by `runCases`
  * with its concurrency, and scored by the `bfcl-ast` scorer. The agent sends the request BFCL
  * sends — `{system, messages: [user], tools}` — and the verdict is made from the model's first
@@ -8,15 +8,12 @@
  * finish in, so a replayed run writes the same file.
  */
 import { z } from "zod";
-import type { LlmResponse } from "../contracts/index.js";
-import { collectCases, defineEval, match, type AgentConfigInput, type EvalSpec } from "../eval/dsl/index.js";
-import { runCases } from "../eval/runner/index.js";
-import type { AnyTool } from "../tools/index.js";
-import { evaluateEntry, isMultiTurn, outputOf, rawOf, requestFor, type BfclEntry, type BfclMode, type DataProblem, type EntryResult } from "../benchmarks/bfcl/index.js";
-
-export type ModelChoice =
-  | { kind: "scripted"; script: string }
-  | { kind: "provider"; provider: "openai" | "anthropic" | "openai-compatible"; model: string | undefined; baseUrl: string | undefined };
+import type { LlmResponse } from "../../../contracts/index.js";
+import { collectCases, defineEval, match, type AgentConfigInput, type EvalSpec } from "../../dsl/index.js";
+import { runCases } from "../../runner/index.js";
+import type { AnyTool } from "../../../tools/index.js";
+import type { ModelChoice } from "../model-choice.js";
+import { evaluateEntry, isMultiTurn, outputOf, rawOf, requestFor, type BfclEntry, type BfclMode, type DataProblem, type EntryResult } from "../../../benchmarks/bfcl/index.js";
 
 export interface RunOptions {
   model: ModelChoice;
@@ -70,7 +67,7 @@ export async function runBfcl(entries: readonly BfclEntry[], options: RunOptions
 function caseFor(entry: BfclEntry, options: RunOptions, done: (result: EntryResult) => void): EvalSpec {
   const request = requestFor(entry, options.mode, "bfcl");
   const user = request.messages.at(-1)?.content ?? "";
-  const llm = options.model.kind === "scripted" ? { provider: "openai" as const } : { provider: options.model.provider, ...(options.model.model ? { model: options.model.model } : {}), ...(options.model.baseUrl ? { base_url: options.model.baseUrl } : {}), max_retries: 2 };
+  const llm = options.model.kind === "scripted" ? { provider: "openai" as const } : { ...options.model.llm, max_retries: 2 };
   const config: AgentConfigInput = {
     name: "bfcl",
     // One model call: BFCL scores the first answer, and a tool call is never run on.
@@ -87,7 +84,7 @@ function caseFor(entry: BfclEntry, options: RunOptions, done: (result: EntryResu
   return {
     name: entry.id,
     config,
-    ...(options.model.kind === "scripted" ? { mock: options.model.script, allowUnused: true } : {}),
+    ...(options.model.kind === "scripted" ? { mock: options.model.file, allowUnused: true } : {}),
     ...(request.tools.length ? { tools } : {}),
     test: async (t) => {
       const outcome = await t.send(user);
