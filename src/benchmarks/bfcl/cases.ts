@@ -9,7 +9,7 @@ import { asCalls } from "./decode.js";
 import { astCheck } from "./check.js";
 import { fromJson, pyJsonLoads } from "./python/json.js";
 import { PyDict, type PyValue } from "./python/value.js";
-import { languageOf, v4Category, type Language } from "./categories.js";
+import { languageOf, type Language } from "./categories.js";
 import { FunctionDocSchema, pyAnswers } from "./schema.js";
 
 const CaseSchema = z.object({
@@ -93,5 +93,3 @@ export function checkCase(checkerCase: CheckerCase): EntryVerdict {
   });
   return verdict;
 }
-
-export { v4Category };
