@@ -8,8 +8,10 @@ describe("the built-in scorers", () => {
   it("all load and register under their names", async () => {
     const { listScorers, getScorer } = await import("../../scorers/index.js");
     const names = [
+      "abstains",
       "bfcl-ast",
       "budgets",
+      "citations",
       "exact",
       "gaia-exact",
       "guardrail",
@@ -18,6 +20,7 @@ describe("the built-in scorers", () => {
       "llm-judge",
       "no-tools",
       "numeric",
+      "ranking",
       "regex",
       "retrieved-chunk",
       "run-status",
