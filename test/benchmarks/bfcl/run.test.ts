@@ -87,10 +87,10 @@ afterAll(async () => {
   if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-async function bench(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function bench(args: string[], cwd: string, isTTY = false): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
-  const code = await benchBfclCommand(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), env: {}, cwd, isTTY: false });
+  const code = await benchBfclCommand(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), env: {}, cwd, isTTY });
   return { code, stdout, stderr };
 }
 
@@ -184,5 +184,17 @@ describe("bad data", () => {
     expect(code).toBe(2);
     const report = JSON.parse(stdout) as { categories: { category: string; correct: number; total: number }[] };
     expect(report.categories).toEqual([{ category: "simple_python", correct: 1, total: 1, accuracy: 1 }]);
+  });
+});
+
+describe("on a terminal", () => {
+  it("draws a progress bar on stderr and ends it with a newline", async () => {
+    const dir = tempDir("retrace-bfcl-tty-");
+    const script = join(dir, "script.yaml");
+    writeFileSync(script, 'rules:\n  - when: { user_contains: "" }\n    respond: { text: "no call" }\n');
+    const { code, stderr } = await bench(["--data", join(fixtures, "v4"), "--model", `scripted:${script}`, "--mode", "prompt", "--categories", "irrelevance", "--limit", "3"], dir, true);
+    expect(code).toBe(0);
+    expect(stderr).toContain("\r[##########--------------------] 1/3");
+    expect(stderr.endsWith("] 3/3\n")).toBe(true);
   });
 });
