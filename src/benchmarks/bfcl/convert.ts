@@ -6,6 +6,7 @@
  * fallbacks are reproduced by pyInt/pyFloat.
  */
 import { QuietError } from "./python/quiet-error.js";
+import { pythonFloat } from "../gaia/index.js";
 import { pyStrip } from "./python/text.js";
 import { PyDict, type PyValue } from "./python/value.js";
 
@@ -27,15 +28,8 @@ export function pyInt(text: string): bigint | undefined {
   return BigInt(body.replace(/_/g, "").replace(/^\+/, ""));
 }
 
-/** Python's `float(text)` for a str, or undefined where it raises ValueError. */
-export function pyFloat(text: string): number | undefined {
-  const body = pyStrip(text);
-  if (/^[-+]?(?:inf|infinity)$/i.test(body)) return body.startsWith("-") ? -Infinity : Infinity;
-  if (/^[-+]?nan$/i.test(body)) return Number.NaN;
-  const digits = "[0-9](?:_?[0-9])*";
-  if (!new RegExp(`^[-+]?(?:${digits}(?:\\.(?:${digits})?)?|\\.${digits})(?:[eE][-+]?${digits})?$`).test(body)) return undefined;
-  return Number(body.replace(/_/g, ""));
-}
+/** Python's `float(text)` for a str, or undefined where it raises ValueError (GAIA's exact port). */
+export const pyFloat = pythonFloat;
 
 export function javaConvert(value: string, type: string, nested?: string): PyValue {
   if (!(type in JAVA_TYPES)) throw new UnsupportedConversionError(`Unsupported type: ${type}`);
