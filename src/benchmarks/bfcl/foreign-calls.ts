@@ -31,6 +31,14 @@ export function parseForeignCall(source: string, language: "java" | "javascript"
   const open = head[0].length - 1;
   const close = matching(source, open);
   if (close < 0) throw new ForeignDecodeError(`Error parsing ${language} the source code.`);
+  const rest = source.slice(close + 1).trim();
+  if (rest !== "" && rest !== ";") {
+    // Java: `a(), b()` is no Java statement, and tree-sitter's ERROR node fails the parse.
+    // JavaScript: it is a sequence expression, whose first child is no call expression, so the
+    // official parser finds nothing and returns None (then not the expected format).
+    if (language === "java" || !rest.startsWith(",")) throw new ForeignDecodeError(`Error parsing ${language} the source code.`);
+    return null;
+  }
   const args = new PyDict();
   for (const raw of splitTopLevel(source.slice(open + 1, close))) {
     const argument = readArgument(raw, language);
@@ -48,9 +56,14 @@ function readArgument(raw: string, language: "java" | "javascript"): Argument | 
   const assignment = /^([A-Za-z_$][\w$]*)\s*=(?!=)\s*([\s\S]*)$/.exec(text);
   if (assignment) {
     const value = (assignment[2] as string).trim();
+    if (!value) throw new ForeignDecodeError(`Error parsing ${language} the source code.`);
     return { name: assignment[1] as string, text: language === "java" ? javaValue(value) : jsValue(value) };
   }
-  if (/^[A-Za-z_$][\w$]*$/.test(text) && (language === "java" || !["false", "null"].includes(text))) return { name: null, text };
+  // Literals and keywords are their own node types in tree-sitter, not identifiers.
+  const notIdentifiers = language === "java" ? ["true", "false", "null", "this", "super"] : ["false", "null", "undefined", "this", "super"];
+  if (/^[A-Za-z_$][\w$]*$/.test(text) && !notIdentifiers.includes(text)) return { name: null, text };
+  // JavaScript's `true` is kept as an unnamed argument too, as the official parser does.
+  if (language === "javascript" && text === "true") return { name: null, text };
   if (language === "java" && /^[\w$.]+\s*\.\s*class$/.test(text)) return { name: null, text: text.replace(/\s+/g, "") };
   return undefined;
 }

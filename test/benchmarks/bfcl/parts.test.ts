@@ -199,3 +199,17 @@ describe("scores", () => {
     expect(JSON.parse(line)).toMatchObject({ decoded: [{ f: { x: 10 } }] });
   });
 });
+
+describe("Java and JavaScript call text, as BFCL's tree-sitter parsers read it", () => {
+  it("fails two Java calls (no Java statement) and finds no call in a JavaScript sequence", () => {
+    expect(() => decodePrompting("[A.b(x=1), C.d(y=2)]", "java")).toThrow();
+    expect(decodePrompting("[f(a=1), g(b=2)]", "javascript")).toBeNull();
+    expect(() => decodePrompting("[f(a=)]", "java")).toThrow();
+  });
+
+  it("keeps a HashMap's initializer out of its text, as the node walk does", () => {
+    expect(pyRepr(decodePrompting('[m(map=new HashMap<String, String>() {{ put("k", "v"); }}, list=new ArrayList<>(Arrays.asList("a", "b")))]', "java"))).toBe(
+      `[{'m': {'map': 'new HashMap<String,String>()', 'list': 'new ArrayList<>(Arrays.asList("a", "b"))'}}]`,
+    );
+  });
+});
