@@ -23,5 +23,6 @@ export { citationsScorer, uncitedFacts, type CitationsOptions } from "./citation
 export { abstainsScorer, isAbstention, type AbstainsOptions } from "./abstains.js";
 export { citationsIn, passagesOf, type Judgement } from "./retrieval-support.js";
 export { guardrailScorer, type GuardrailOptions } from "./guardrail.js";
+export { bfclAstScorer, type BfclAstOptions } from "./bfcl-ast.js";
 export { gaiaExactScorer, type GaiaExactOptions } from "./gaia-exact.js";
 export { builtinAssertions, type BuiltinAssertions } from "./assertions.js";

@@ -9,6 +9,7 @@ describe("the built-in scorers", () => {
     const { listScorers, getScorer } = await import("../../scorers/index.js");
     const names = [
       "abstains",
+      "bfcl-ast",
       "budgets",
       "citations",
       "exact",

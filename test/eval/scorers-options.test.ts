@@ -45,6 +45,7 @@ const table: [string, string, unknown[], unknown[]][] = [
   ["llm-judge", "llm", [{ provider: "openai" }], ["openai"]],
   ["llm-judge", "label", ["tone"], [1]],
   ["gaia-exact", "extract", [true, false], ["yes", 1]],
+  ["bfcl-ast", "mode", ["fc", "prompt"], ["prompting", 1]],
 ];
 
 describe("the options of the built-in scorers", () => {
@@ -60,6 +61,7 @@ describe("the options of the built-in scorers", () => {
       abstains: ["phrases", "relevant", "turn", "whenNothingRelevant"],
       citations: ["allowNone", "everySentence", "turn"],
       ranking: ["gold", "k", "metric", "min", "turn"],
+      "bfcl-ast": ["mode"],
       budgets: ["maxCost", "maxInputTokens", "maxOutputTokens", "maxSteps", "maxTokens", "maxToolCalls"],
       exact: ["caseSensitive", "trim"],
       "gaia-exact": ["extract"],

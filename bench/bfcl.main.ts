@@ -1,0 +1,3 @@
+import { benchBfcl } from "./bfcl.js";
+
+benchBfcl();

@@ -1,0 +1,54 @@
+/** The bfcl-ast scorer inside an ordinary eval case, run by the eval engine. */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { collectCases, defineEval, match, type EvalSpec } from "../../../src/eval/dsl/index.js";
+import { runCases } from "../../../src/eval/runner/index.js";
+import { getScorer } from "../../../scorers/index.js";
+
+const fixtures = new URL("../../../fixtures/bfcl/v4/", import.meta.url);
+const question = JSON.parse(readFileSync(new URL("BFCL_v4_simple_python.json", fixtures), "utf8").split("\n")[0] as string) as { question: { content: string }[][]; function: unknown[] };
+const truthLine = readFileSync(new URL("possible_answer/BFCL_v4_simple_python.json", fixtures), "utf8").split("\n")[0] as string;
+// The ground truth as JSON text, so that Python's int/float distinction survives.
+const groundTruth = truthLine.slice(truthLine.indexOf("[{"), truthLine.lastIndexOf("]") + 1);
+const expected = { category: "simple_python", function: question.function, ground_truth: groundTruth };
+const agent = { name: "bfcl-case", max_steps: 1, llm: { provider: "openai" as const } };
+
+async function run(reply: string): Promise<{ status: string; reason: string | undefined }> {
+  const spec: EvalSpec = {
+    name: `replies ${reply}`,
+    config: agent,
+    mock: { responses: [{ text: reply }] },
+    test: async (t) => {
+      await t.send(question.question[0]?.[0]?.content ?? "");
+      t.check(t.reply, match.scorer("bfcl-ast", expected, { mode: "prompt" }));
+    },
+  };
+  const cases = await collectCases(undefined, async () => void defineEval(spec));
+  const [result] = await runCases(cases.map((definition) => ({ id: definition.name, file: "test", case: definition })), { mode: "mock" });
+  const assertion = result?.attempts[0]?.assertions[0];
+  return { status: result?.status ?? "missing", reason: assertion?.reason };
+}
+
+describe("the bfcl-ast scorer", () => {
+  it("is registered", () => {
+    expect(getScorer("bfcl-ast").name).toBe("bfcl-ast");
+  });
+
+  it("passes an output the official checker accepts, in an eval case", async () => {
+    expect((await run("[calculate_triangle_area(base=10, height=5, unit='units')]")).status).toBe("passed");
+  });
+
+  it("fails one it rejects, naming the official error type", async () => {
+    const result = await run("[calculate_triangle_area(base=10.0, height=5)]");
+    expect(result.status).toBe("failed");
+    expect(result.reason).toContain("type_error:simple");
+  });
+
+  it("checks FC calls given as the run recorded them", async () => {
+    const scorer = getScorer("bfcl-ast");
+    const score = (args: string): unknown =>
+      scorer.score({ value: [{ name: "calculate_triangle_area", arguments: args }], expected, options: {}, case: { name: "x", file: undefined, tags: [] }, output: "", run: undefined as never, judge: undefined });
+    expect(score('{"base": 10, "height": 5}')).toMatchObject({ pass: true });
+    expect(score('{"base": 10.0, "height": 5}')).toMatchObject({ pass: false });
+  });
+});
