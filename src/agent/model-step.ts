@@ -71,6 +71,7 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
     try {
       const response = await agent.model.generate(started.request, {
         callIndex: log.state.llmCalls,
+        runId: log.runId,
         attempt,
         now: () => startedAt,
         ...(env.signal ? { signal: env.signal } : {}),

@@ -33,7 +33,18 @@ export interface BuildOptions {
    * configured folder. Evals use it to give every agent a temp copy of its workspace.
    */
   workspaceFor?: (loaded: LoadedConfig, configured: string) => string;
+  /**
+   * Replaces each agent's model once built — the top agent's and every sub-agent's — e.g. by a
+   * replay model that keeps the configured model's identity. A missing API key is then no
+   * error: the model built without it only lends its identity and never sends a request.
+   */
+  modelFor?: (configured: LanguageModel, loaded: LoadedConfig) => LanguageModel;
+  /** Replaces each configured tool of every agent in the tree (sub-agents aside), e.g. by one that serves recorded results. */
+  toolFor?: (tool: AnyTool, loaded: LoadedConfig) => AnyTool;
 }
+
+/** Stands in for a missing key when the model is replaced (modelFor) and so never sends a request. */
+const UNUSED_KEY = "retrace-replay-unused-key";
 
 const MAX_AGENT_DEPTH = 5;
 
@@ -45,11 +56,13 @@ async function buildModel(loaded: LoadedConfig, options: BuildOptions): Promise<
     if (!llm.script) throw new ConfigError("llm.script is required for provider scripted (or pass --mock)", { file: loaded.file, path: "llm.script" });
     return ScriptedModel.fromFile(resolve(loaded.baseDir, llm.script));
   }
+  const replaced = options.modelFor !== undefined;
+  const keyGiven = llm.api_key !== undefined || (llm.provider !== "openai-compatible" && Boolean((options.env ?? process.env)[llm.provider === "openai" ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY"]));
   return createModel({
     provider: llm.provider,
     model: llm.model,
-    apiKey: llm.api_key,
-    apiKeyVariable: loaded.missingEnv.get("llm.api_key"),
+    apiKey: llm.api_key ?? (replaced && !keyGiven ? UNUSED_KEY : undefined),
+    apiKeyVariable: replaced ? undefined : loaded.missingEnv.get("llm.api_key"),
     baseUrl: llm.base_url,
     temperature: llm.temperature,
     maxTokens: llm.max_tokens,
@@ -73,7 +86,12 @@ function applyEntry(tool: AnyTool, entry: ToolEntry): AnyTool {
   };
 }
 
-function buildTools(loaded: LoadedConfig, extra: readonly AnyTool[], workspaceFor?: BuildOptions["workspaceFor"]): AnyTool[] {
+function buildTools(loaded: LoadedConfig, extra: readonly AnyTool[], workspaceFor?: BuildOptions["workspaceFor"], toolFor?: BuildOptions["toolFor"]): AnyTool[] {
+  const tools = configuredTools(loaded, extra, workspaceFor);
+  return toolFor ? tools.map((tool) => toolFor(tool, loaded)) : tools;
+}
+
+function configuredTools(loaded: LoadedConfig, extra: readonly AnyTool[], workspaceFor?: BuildOptions["workspaceFor"]): AnyTool[] {
   const { config, baseDir, file } = loaded;
   const configured = resolve(baseDir, config.workspace ?? "workspace");
   const workspace = workspaceFor ? workspaceFor(loaded, configured) : configured;
@@ -198,8 +216,9 @@ function checkToolNames(loaded: LoadedConfig, tools: readonly AnyTool[]): void {
 async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: number, inherited: readonly string[]): Promise<AgentDefinition> {
   const { config } = loaded;
   const secrets = knownSecrets(loaded, options, inherited);
-  const model = await buildModel(loaded, options);
-  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor), ...(await buildSubAgents(loaded, options, depth, secrets))];
+  const built = await buildModel(loaded, options);
+  const model = options.modelFor ? options.modelFor(built, loaded) : built;
+  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor, options.toolFor), ...(await buildSubAgents(loaded, options, depth, secrets))];
   checkToolNames(loaded, tools);
   return {
     name: config.name,
