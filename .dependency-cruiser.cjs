@@ -81,6 +81,13 @@ module.exports = {
       to: { path: "^src/(eval|cli|vitest)/" },
     },
     {
+      name: "cassette-is-a-wire-edge",
+      comment: "Cassettes work on HTTP bytes, below any agent: they reach the pure core and the interception layer, never providers, agents, config, evals or stores, so every one of those can use them.",
+      severity: "error",
+      from: { path: "^src/cassette/" },
+      to: { path: "^(src|scorers)/", pathNot: [CONTRACTS, FOUNDATION, ...PURE_CORE, "^src/cassette/", "^src/sandbox/"] },
+    },
+    {
       name: "no-deep-imports-into-providers",
       comment: "Outside providers/, a provider is reached through its folder's index.ts.",
       severity: "error",

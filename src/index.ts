@@ -29,3 +29,17 @@ export {
   type Matcher,
   type EvalReport,
 } from "./eval/index.js";
+export {
+  Cassette,
+  cassetteFetch,
+  withCassette,
+  ignoreBodyField,
+  ignoreQueryParam,
+  replaceInBody,
+  type CassetteMode,
+  type CassetteOptions,
+  type CassetteSummary,
+  type CassetteTiming,
+  type RequestNormaliser,
+  type WithCassetteOptions,
+} from "./cassette/index.js";

@@ -24,6 +24,11 @@ export interface BuildOptions {
   /** Stream model text as it arrives (overrides llm.stream). */
   stream?: boolean;
   fetch?: typeof fetch;
+  /**
+   * Every model request is answered without the network (a cassette in replay): an API key the
+   * config asks for is not needed, and a placeholder stands in when it is missing.
+   */
+  keyless?: boolean;
   env?: Readonly<Record<string, string | undefined>>;
   /** Decides approvals while the run waits (e.g. `--approve prompt`); without one the run pauses. */
   approver?: Approver;
@@ -35,18 +40,18 @@ export interface BuildOptions {
   workspaceFor?: (loaded: LoadedConfig, configured: string) => string;
   /**
    * Replaces each agent's model once built — the top agent's and every sub-agent's — e.g. by a
-   * replay model that keeps the configured model's identity. A missing API key is then no
-   * error: the model built without it only lends its identity and never sends a request.
+   * replay model that keeps the configured model's identity. Pass `keyless` with it when the
+   * replaced model never sends a request, so that no API key is needed.
    */
   modelFor?: (configured: LanguageModel, loaded: LoadedConfig) => LanguageModel;
   /** Replaces each configured tool of every agent in the tree (sub-agents aside), e.g. by one that serves recorded results. */
   toolFor?: (tool: AnyTool, loaded: LoadedConfig) => AnyTool;
 }
 
-/** Stands in for a missing key when the model is replaced (modelFor) and so never sends a request. */
-const UNUSED_KEY = "retrace-replay-unused-key";
-
 const MAX_AGENT_DEPTH = 5;
+
+/** The key a keyless build hands the SDK: it only ever reaches a cassette, which keys no credentials. */
+const KEYLESS_PLACEHOLDER = "retrace-cassette-replay";
 
 async function buildModel(loaded: LoadedConfig, options: BuildOptions): Promise<LanguageModel> {
   if (options.model) return options.model;
@@ -56,13 +61,11 @@ async function buildModel(loaded: LoadedConfig, options: BuildOptions): Promise<
     if (!llm.script) throw new ConfigError("llm.script is required for provider scripted (or pass --mock)", { file: loaded.file, path: "llm.script" });
     return ScriptedModel.fromFile(resolve(loaded.baseDir, llm.script));
   }
-  const replaced = options.modelFor !== undefined;
-  const keyGiven = llm.api_key !== undefined || (llm.provider !== "openai-compatible" && Boolean((options.env ?? process.env)[llm.provider === "openai" ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY"]));
   return createModel({
     provider: llm.provider,
     model: llm.model,
-    apiKey: llm.api_key ?? (replaced && !keyGiven ? UNUSED_KEY : undefined),
-    apiKeyVariable: replaced ? undefined : loaded.missingEnv.get("llm.api_key"),
+    apiKey: llm.api_key || (options.keyless ? KEYLESS_PLACEHOLDER : undefined),
+    apiKeyVariable: llm.api_key || !options.keyless ? loaded.missingEnv.get("llm.api_key") : undefined,
     baseUrl: llm.base_url,
     temperature: llm.temperature,
     maxTokens: llm.max_tokens,

@@ -246,3 +246,36 @@ export class BundleError extends RetraceError {
     super(code, message, place);
   }
 }
+// Cassettes (src/cassette/): recorded HTTP exchanges served back to the SDKs.
+
+/**
+ * A cassette file that cannot be used: not JSON, not the format, a version this Retrace does not
+ * know, truncated, or (on write) still holding a secret. `place.file` names the file and
+ * `place.entry` the entry, as `entries[3]`.
+ */
+export class CassetteError extends RetraceError {
+  constructor(code: "cassette_invalid" | "cassette_version" | "cassette_secret" | "cassette_missing" | "cassette_io", message: string, place: ErrorPlace = {}) {
+    super(code, message, place);
+  }
+}
+
+/**
+ * In `replay` a request the cassette does not hold. The message names the request, the nearest
+ * recorded request of the same endpoint and what differs between the two.
+ */
+export class CassetteMissError extends RetraceError {
+  /** The missed request's key and ordinal (0-based among identical requests). */
+  readonly key: string;
+  readonly ordinal: number;
+  /** The nearest recorded entry of the same endpoint, as `entries[3]`, if there is one. */
+  readonly nearest: string | undefined;
+  /** The readable differences from that entry, one line each. */
+  readonly differences: readonly string[];
+  constructor(message: string, details: { file?: string; key: string; ordinal: number; nearest?: string; differences?: readonly string[] }) {
+    super("cassette_miss", message, { ...(details.file ? { file: details.file } : {}), ...(details.nearest ? { entry: details.nearest } : {}) });
+    this.key = details.key;
+    this.ordinal = details.ordinal;
+    this.nearest = details.nearest;
+    this.differences = details.differences ?? [];
+  }
+}

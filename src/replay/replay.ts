@@ -136,6 +136,8 @@ export async function replayBundle(bundle: Bundle, options: ReplayOptions = {}):
     const agent: AgentDefinition = await buildAgent(loaded, {
       env,
       ...(mock ? { mock } : {}),
+      // The replay model answers every request; only a live continuation needs the key.
+      keyless: !(options.continue && "live" in options.continue),
       modelFor: (configured) => {
         const model = replayModel(configured, session);
         if (!configuredByRun.has(recordedRoot)) configuredByRun.set(recordedRoot, configured);
