@@ -2,7 +2,8 @@ import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
 import { sha256 } from "../canonical/index.js";
 import type { EventOf, RunEvent } from "../contracts/index.js";
-import { BundleError, EventFormatError, type BundleErrorCode } from "../errors/index.js";
+import { parseCassette } from "../cassette/index.js";
+import { BundleError, EventFormatError, RetraceError, type BundleErrorCode } from "../errors/index.js";
 import { checkStoredBody } from "../journal/index.js";
 import { readTarGz } from "./archive.js";
 import {
@@ -208,13 +209,23 @@ async function parseBundle(bytes: Buffer, limits: BundleLimits): Promise<Bundle>
   const turns = root.events.flatMap((event) => (event.type === "message" ? [event.content] : []));
   if (JSON.stringify(turns) !== JSON.stringify(input.data.turns)) throw new BundleError("bundle_mismatch", "the input disagrees with the messages in the log", { entry: INPUT_ENTRY });
   const files = new Map([...entries].filter(([name]) => name.startsWith(FILES_PREFIX)));
+  const cassette = entries.get(CASSETTE_ENTRY);
+  if (cassette) {
+    if (jsonDepthExceeds(text(CASSETTE_ENTRY, cassette), limits.maxJsonDepth)) throw new BundleError("bundle_content", `JSON nested deeper than ${limits.maxJsonDepth} levels`, { entry: CASSETTE_ENTRY });
+    try {
+      parseCassette(text(CASSETTE_ENTRY, cassette), CASSETTE_ENTRY);
+    } catch (error) {
+      if (error instanceof RetraceError) throw new BundleError("bundle_content", `an invalid cassette: ${error.message}`, { entry: CASSETTE_ENTRY });
+      throw error;
+    }
+  }
   return {
     manifest,
     runs,
     root,
     input: input.data,
     files,
-    cassette: entries.get(CASSETTE_ENTRY),
+    cassette,
     logSha256: sha256(entries.get(EVENTS_ENTRY) as Buffer),
     size: bytes.length,
   };

@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { AgentRun, type AgentDefinition } from "../agent/index.js";
 import type { Bundle } from "../bundle/index.js";
-import { buildAgent, loadConfig } from "../config/index.js";
+import { Cassette, cassetteFetch, ignoreBodyField } from "../cassette/index.js";
+import { buildAgent, loadConfig, type LoadedConfig } from "../config/index.js";
 import { createRunContext, type Clock } from "../context/index.js";
-import type { GenerateOptions, LanguageModel, LlmRequest, Message, RunStore } from "../contracts/index.js";
+import type { GenerateOptions, LanguageModel, LlmRequest, Message, RunEvent, RunStore } from "../contracts/index.js";
 import { errorMessage, UsageError } from "../errors/index.js";
 import { ScriptedModel } from "../providers/scripted/index.js";
 import { MemoryRunStore, RunLog } from "../store/index.js";
@@ -30,7 +31,14 @@ export interface ReplayOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Where the replayed runs are written (default: memory). A "what if" run gets its own run id. */
   store?: RunStore;
+  /** The run id of the replay; default the recorded one. */
   runId?: string;
+  /**
+   * "wire" (default when the bundle holds a cassette): the real provider SDK parses the recorded
+   * HTTP bytes, served by the cassette in strict replay. "run": the recorded responses are served
+   * as the log holds them. A "what if" always continues at the run level.
+   */
+  level?: "wire" | "run";
 }
 
 export interface RequestDiff {
@@ -132,17 +140,23 @@ export async function replayBundle(bundle: Bundle, options: ReplayOptions = {}):
     if (!configFile) throw new UsageError(`bundle of run ${recordedRoot} holds no agent config (it was captured without one); pass --config <agent.yaml>`);
     const mock = bundle.manifest.agent.mock ? join(work, ...bundle.manifest.agent.mock.split("/")) : undefined;
     const loaded = loadConfig(configFile, env);
+    const wire = bundle.cassette !== undefined && !whatIf && (options.level ?? "wire") === "wire";
+    const cassette = wire ? openBundledCassette(bundle.cassette as Buffer, work, loaded) : undefined;
     let workspaces = 0;
     const agent: AgentDefinition = await buildAgent(loaded, {
       env,
       ...(mock ? { mock } : {}),
       // The replay model answers every request; only a live continuation needs the key.
       keyless: !(options.continue && "live" in options.continue),
-      modelFor: (configured) => {
-        const model = replayModel(configured, session);
-        if (!configuredByRun.has(recordedRoot)) configuredByRun.set(recordedRoot, configured);
-        return model;
-      },
+      ...(cassette
+        ? { fetch: cassetteFetch(cassette, refuseNetwork) }
+        : {
+            modelFor: (configured: LanguageModel) => {
+              const model = replayModel(configured, session);
+              if (!configuredByRun.has(recordedRoot)) configuredByRun.set(recordedRoot, configured);
+              return model;
+            },
+          }),
       toolFor: (tool) => replayTool(tool, { recordedRun, mode: options.tools ?? "recorded", unrecorded: whatIf ? "run" : "fail" }),
       approver: replayApprover(recordedRun),
       // Tools that run for real (--tools live, or after a "what if" divergence) touch only a folder of this replay.
@@ -164,6 +178,7 @@ export async function replayBundle(bundle: Bundle, options: ReplayOptions = {}):
     };
     const context = createRunContext({ seed: bundle.root.started.seed, clock: clockFor(newRoot), clockFor });
     const error = await drive(agent, bundle, { store, context, newRoot, recordedRun, clockFor });
+    cassette?.close();
 
     const replayed = familyLog(store, newRoot);
     const rename = newRoot === recordedRoot ? (line: string) => line : (line: string) => line.split(`"runId":"${newRoot}`).join(`"runId":"${recordedRoot}`);
@@ -189,7 +204,7 @@ export async function replayBundle(bundle: Bundle, options: ReplayOptions = {}):
       ...base,
       status: "diverged",
       divergence: { ...first, changes: eventChanges },
-      request: requestDiff(session.divergences[0], toRecorded),
+      request: requestDiff(session.divergences[0], toRecorded) ?? requestDiffAt(first, rename),
       ...(error !== undefined ? { error } : {}),
       continued: whatIf,
     };
@@ -197,6 +212,18 @@ export async function replayBundle(bundle: Bundle, options: ReplayOptions = {}):
     rmSync(work, { recursive: true, force: true });
   }
 }
+
+/** A strict-replay cassette over the bundled exchanges, keyed as the config keys them. */
+function openBundledCassette(bytes: Buffer, work: string, loaded: LoadedConfig): Cassette {
+  const file = join(work, "cassette.json");
+  writeFileSync(file, bytes);
+  const configured = loaded.config.cassette;
+  const ignored = configured !== undefined && typeof configured !== "string" ? configured.ignore_body_fields : [];
+  return Cassette.open(file, { mode: "replay", ...(ignored.length ? { normalise: ignored.map(ignoreBodyField) } : {}) });
+}
+
+/** Strict replay never forwards; should a cassette try, the request fails instead of reaching the network. */
+const refuseNetwork: typeof fetch = () => Promise.reject(new Error("replay: the network is never used"));
 
 function strip(event: object): object {
   const { v: _v, runId: _runId, ...rest } = event as Record<string, unknown>;
@@ -213,6 +240,22 @@ function requestDiff(at: RequestDivergence | undefined, toRecorded: (runId: stri
     actualKey: at.actualKey,
     changes,
     lines: at.expected ? describeChanges(changes) : [`the recording holds no model call #${at.callIndex + 1} for this run`],
+  };
+}
+
+/** At wire level the cassette, not the replay model, sees a changed request: diff the two llm.started events. */
+function requestDiffAt(at: EventDivergence, rename: (line: string) => string): RequestDiff | undefined {
+  if (at.expected?.type !== "llm.started" || at.actualLine === undefined) return undefined;
+  const actual = JSON.parse(rename(at.actualLine)) as RunEvent;
+  if (actual.type !== "llm.started") return undefined;
+  const changes = structuralDiff(at.expected.request, actual.request);
+  return {
+    runId: at.runId,
+    call: at.expected.step,
+    expectedKey: at.expected.requestKey,
+    actualKey: actual.requestKey,
+    changes,
+    lines: describeChanges(changes),
   };
 }
 

@@ -1,4 +1,6 @@
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { loadConfig } from "../../config/index.js";
+import { cassetteFile, configCassetteName } from "../cassette.js";
 import { dirname, resolve, basename, join } from "node:path";
 import { captureRun } from "../../bundle/index.js";
 import { RunError, UsageError } from "../../errors/index.js";
@@ -19,9 +21,21 @@ Options:
   --db <path>              run store (default .retrace/runs.db)
   --config <agent.yaml>    the agent's config, when the run does not record it
   --mock <script.yaml>     the mock script, when the run does not record it
-  --cassette <file>        the cassette the run's model calls went through
+  --cassette <file>        the cassette the run's model calls went through (default: the
+                           config's cassette:, when the run was not a --mock run)
   --json                   print the manifest as JSON
 `;
+
+/** The cassette the config names (`cassette:`), when there is one on disk: the run's model calls went through it. */
+function configuredCassette(config: string | undefined, env: CliIO["env"]): string | undefined {
+  if (config === undefined) return undefined;
+  const loaded = loadConfig(config, env);
+  const configured = loaded.config.cassette;
+  if (configured === undefined) return undefined;
+  const location = resolve(loaded.baseDir, typeof configured === "string" ? configured : configured.path);
+  const file = cassetteFile(location, configCassetteName(loaded.file));
+  return existsSync(file) ? file : undefined;
+}
 
 export function captureCommand(argv: string[], io: CliIO): ExitCode {
   const { values, positionals } = parseCommandArgs("capture", argv, {
@@ -48,13 +62,14 @@ export function captureCommand(argv: string[], io: CliIO): ExitCode {
     };
     const config = recorded("config");
     const mock = recorded("mock");
+    const cassette = values.cassette !== undefined ? resolve(io.cwd, values.cassette) : mock ? undefined : configuredCassette(config, io.env);
     const { bytes, manifest } = captureRun({
       store,
       runId,
       ...(config ? { config } : {}),
       ...(mock ? { mock } : {}),
       env: io.env,
-      ...(values.cassette ? { cassette: readFileSync(resolve(io.cwd, values.cassette)) } : {}),
+      ...(cassette ? { cassette: readFileSync(cassette) } : {}),
     });
     const out = resolve(io.cwd, values.out);
     // Written beside its destination and renamed: a reader never sees half a bundle.

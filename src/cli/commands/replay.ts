@@ -20,6 +20,8 @@ Options:
   --continue mock:<script>   what if: after the first divergence, go on against this mock script
   --continue live            what if: after the first divergence, go on against the live provider (needs its key)
   --db <path>                where a --continue run is written (default .retrace/runs.db)
+  --level run|wire           wire (default with a cassette): the provider SDK parses the recorded HTTP
+                             bytes; run: the logged responses are served as they are
   --tools live               re-run the tools marked idempotent (to test them); the rest serve the recording
   --json                     print the verdict as JSON
 `;
@@ -82,12 +84,14 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<ExitCode
     continue: { type: "string" },
     db: { type: "string" },
     tools: { type: "string" },
+    level: { type: "string" },
     json: { type: "boolean", default: false },
   });
   const [file, ...extra] = positionals;
   if (!file) throw new UsageError("replay: missing <file.tgz>\n\n" + replayHelp);
   if (extra.length) throw new UsageError(`replay: unexpected argument "${extra[0]}"`);
   if (values.tools !== undefined && values.tools !== "live" && values.tools !== "recorded") throw new UsageError(`--tools: expected live or recorded, got "${values.tools}"`);
+  if (values.level !== undefined && values.level !== "wire" && values.level !== "run") throw new UsageError(`--level: expected wire or run, got "${values.level}"`);
   const continued = parseContinue(values.continue, io.cwd);
   if (values.db !== undefined && !continued) throw new UsageError("--db: only a --continue run is written to a store");
   const bundle = await loadBundle(resolve(io.cwd, file));
@@ -97,6 +101,7 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<ExitCode
       env: io.env,
       ...(values.config ? { config: resolve(io.cwd, values.config) } : {}),
       ...(values.tools === "live" ? { tools: "live" as const } : {}),
+      ...(values.level === "run" || values.level === "wire" ? { level: values.level } : {}),
       ...(continued ? { continue: continued } : {}),
       ...(store ? { store: store as RunStore } : {}),
     });
