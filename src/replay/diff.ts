@@ -43,10 +43,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 const CONTEXT_WORDS = 4;
 
+/** Words, runs of white space and single punctuation marks, so "up." and "up carefully." share "up" and ".". */
+function tokens(text: string): string[] {
+  return text.match(/\s+|[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu) ?? [];
+}
+
 /** The changed run of words between the longest common prefix and suffix, with context. */
 export function wordDiff(expected: string, actual: string): string {
-  const a = expected.split(/(\s+)/);
-  const b = actual.split(/(\s+)/);
+  const a = tokens(expected);
+  const b = tokens(actual);
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;

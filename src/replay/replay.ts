@@ -157,7 +157,13 @@ export async function replayBundle(bundle: Bundle, options: ReplayOptions = {}):
               return model;
             },
           }),
-      toolFor: (tool) => replayTool(tool, { recordedRun, mode: options.tools ?? "recorded", unrecorded: whatIf ? "run" : "fail" }),
+      toolFor: (tool) =>
+        replayTool(tool, {
+          recordedRun,
+          mode: options.tools ?? "recorded",
+          unrecorded: whatIf ? "run" : "fail",
+          diverged: (runId) => session.divergences.some((at) => at.runId === runId),
+        }),
       approver: replayApprover(recordedRun),
       // Tools that run for real (--tools live, or after a "what if" divergence) touch only a folder of this replay.
       workspaceFor: () => {

@@ -8,6 +8,8 @@ export interface ToolReplaySettings {
   mode: "recorded" | "live";
   /** What happens to a call the recording does not hold: strict replay fails it, a "what if" runs it. */
   unrecorded: "fail" | "run";
+  /** Whether the run's model requests have left the recording: its later calls are the changed agent's own. */
+  diverged: (runId: string) => boolean;
 }
 
 /**
@@ -20,6 +22,7 @@ export function replayTool(tool: AnyTool, settings: ToolReplaySettings): AnyTool
     ...tool,
     async run(args: unknown, context: ToolContext): Promise<unknown> {
       if (settings.mode === "live" && tool.idempotent) return tool.run(args, context);
+      if (settings.unrecorded === "run" && settings.diverged(context.runId)) return tool.run(args, context);
       const recorded = settings.recordedRun(context.runId)?.calls.get(context.callId);
       if (!recorded || recorded.name !== tool.name || !recorded.outcome) {
         if (settings.unrecorded === "run") return tool.run(args, context);
