@@ -27,7 +27,7 @@ export interface ReplayOptions {
    * What if: after the first divergent model request, go on against a mock script or the live
    * provider instead of stopping, and run tools the recording does not hold.
    */
-  continue?: { mock: string } | { live: true };
+  continue?: { mock: string | ScriptedModel } | { live: true };
   env?: Readonly<Record<string, string | undefined>>;
   /** Where the replayed runs are written (default: memory). A "what if" run gets its own run id. */
   store?: RunStore;
@@ -99,7 +99,7 @@ function continuationOf(options: ReplayOptions, configured: Map<string, Language
   const chosen = options.continue;
   if (!chosen) return undefined;
   if ("mock" in chosen) {
-    const script = ScriptedModel.fromFile(chosen.mock);
+    const script = typeof chosen.mock === "string" ? ScriptedModel.fromFile(chosen.mock) : chosen.mock;
     return {
       generate: (request, generateOptions, index, at) =>
         script.generate(sinceDivergence(request, at), { ...generateOptions, callIndex: index } satisfies GenerateOptions),
