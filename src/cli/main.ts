@@ -35,6 +35,7 @@ const commands: Record<string, Command> = {
   capture: { load: lazy(() => import("./commands/capture.js"), (m) => ({ run: m.captureCommand, help: m.captureHelp })), summary: "pack a run into a bundle (.tgz) that replays anywhere" },
   inspect: { load: lazy(() => import("./commands/inspect.js"), (m) => ({ run: m.inspectCommand, help: m.inspectHelp })), summary: "verify a bundle and summarise its run" },
   replay: { load: lazy(() => import("./commands/replay.js"), (m) => ({ run: m.replayCommand, help: m.replayHelp })), summary: "replay a bundle and compare (identical, or where it diverges)" },
+  score: { load: lazy(() => import("./commands/score.js"), (m) => ({ run: m.scoreCommand, help: m.scoreHelp })), summary: "apply an eval file's assertions to a recorded run or a bundle" },
 };
 
 function usage(): string {

@@ -70,3 +70,45 @@ describe("an eval case that replays a bundle", () => {
     expect(code, io.err + io.out).toBe(0);
   });
 });
+
+describe("retrace score", () => {
+  const ASSERTIONS = `import { defineEval } from ${JSON.stringify(join(ROOT, "src/index.ts"))};
+defineEval({
+  name: "blocked",
+  config: "./agent/agent.yaml",
+  test: (t) => {
+    t.toolWasBlocked("write_file", { reason: "policy_denied" });
+    t.completed();
+  },
+});
+defineEval({
+  name: "says done",
+  config: "./agent/agent.yaml",
+  test: (t) => t.outputContains("all done"),
+});
+`;
+
+  it("applies a case's assertions to a bundle's run without running anything", async () => {
+    const dir = project();
+    writeFileSync(join(dir, "checks.eval.ts"), ASSERTIONS);
+    const passing = await cli(dir, ["score", "incident.tgz", "--eval", "checks.eval.ts", "--case", "blocked"]);
+    expect(passing.code, passing.io.err).toBe(0);
+    expect(passing.io.out).toContain("PASS  blocked");
+    expect(passing.io.out).toContain("1 of 1 case(s) passed");
+    const all = await cli(dir, ["score", "incident.tgz", "--eval", "checks.eval.ts", "--json"]);
+    expect(all.code).toBe(1);
+    const report = JSON.parse(all.io.out) as { cases: { name: string; status: string }[] };
+    expect(report.cases.map((item) => [item.name, item.status])).toEqual([["blocked", "passed"], ["says done", "failed"]]);
+  });
+
+  it("scores a run id from a store, and leaves the store as it was", async () => {
+    const dir = project();
+    writeFileSync(join(dir, "checks.eval.ts"), ASSERTIONS);
+    const run = await cli(join(dir, "agent"), ["run", "agent.yaml", "--mock", "mock.yaml", "-m", "go", "--json", "--db", "../runs.db"]);
+    const { runId } = JSON.parse(run.io.out) as { runId: string };
+    const before = readFileSync(join(dir, "runs.db"));
+    const scored = await cli(dir, ["score", runId, "--db", "runs.db", "--eval", "checks.eval.ts", "--case", "blocked"]);
+    expect(scored.code, scored.io.err).toBe(0);
+    expect(readFileSync(join(dir, "runs.db")).equals(before)).toBe(true);
+  });
+});
