@@ -72,6 +72,7 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
       const response = await agent.model.generate(started.request, {
         callIndex: log.state.llmCalls,
         runId: log.runId,
+        requestKey: started.requestKey,
         attempt,
         now: () => startedAt,
         ...(env.signal ? { signal: env.signal } : {}),

@@ -30,7 +30,7 @@ export function writeTarGz(entries: ReadonlyMap<string, Buffer>): Buffer {
     if (pad) parts.push(Buffer.alloc(pad));
   }
   parts.push(Buffer.alloc(BLOCK * 2));
-  const gz = gzipSync(Buffer.concat(parts), { level: 9 });
+  const gz = gzipSync(Buffer.concat(parts), { level: 6 });
   gz.writeUInt32LE(0, 4);
   gz[9] = 0xff;
   return gz;
@@ -61,7 +61,7 @@ export async function readTarGz(compressed: Buffer, limits: BundleLimits): Promi
   }
   if (compressed.length < 2 || compressed[0] !== 0x1f || compressed[1] !== 0x8b) throw new BundleError("bundle_malformed", "not a gzip file (a bundle is a .tgz)");
   const parser = new TarParser(limits);
-  const gunzip = createGunzip();
+  const gunzip = createGunzip({ chunkSize: 256 * 1024 });
   gunzip.end(compressed);
   try {
     for await (const chunk of gunzip) parser.push(chunk as Buffer);

@@ -45,7 +45,32 @@ export interface CapturedBundle {
 export interface RunLines {
   run: BundleRun;
   lines: string[];
-  events: RunEvent[];
+  /** The events the lines hold, parsed (and validated) when first read. */
+  readonly events: RunEvent[];
+}
+
+/** Lines of one type, found without parsing every line (canonical JSON spells the type one way). */
+export function linesOfType(lines: readonly string[], type: string): { index: number; event: RunEvent }[] {
+  const needle = `"type":${JSON.stringify(type)}`;
+  const found: { index: number; event: RunEvent }[] = [];
+  lines.forEach((line, index) => {
+    if (!line.includes(needle)) return;
+    const event = parseEvent(line, { seq: index + 1 });
+    if (event.type === type) found.push({ index, event });
+  });
+  return found;
+}
+
+function lazyRun(run: BundleRun, lines: string[]): RunLines {
+  let events: RunEvent[] | undefined;
+  return {
+    run,
+    lines,
+    get events() {
+      events ??= lines.map((line, index) => parseEvent(line, { runId: run.runId, seq: index + 1 }));
+      return events;
+    },
+  };
 }
 
 /**
@@ -57,13 +82,12 @@ export function runFamily(store: RunStore, runId: string): RunLines[] {
   const visit = (id: string, parent: BundleRun["parent"], depth: number): void => {
     const lines = store.readRaw(id);
     if (lines.length === 0) throw new RunError("run_not_found", "no such run in this store", { runId: id });
-    const events = lines.map((line, index) => parseEvent(line, { runId: id, seq: index + 1 }));
-    const first = events[0];
-    if (first?.type !== "run.started") throw new RunError("run_corrupt", `the run's first event is ${first?.type}, not run.started`, { runId: id, seq: 1 });
-    out.push({ run: { runId: id, ...(parent ? { parent } : {}), events: lines.length }, lines, events });
+    const first = parseEvent(lines[0] as string, { runId: id, seq: 1 });
+    if (first.type !== "run.started") throw new RunError("run_corrupt", `the run's first event is ${first.type}, not run.started`, { runId: id, seq: 1 });
+    out.push(lazyRun({ runId: id, ...(parent ? { parent } : {}), events: lines.length }, lines));
     if (depth > 8) return;
     const seen = new Set<string>();
-    for (const event of events) {
+    for (const { event } of linesOfType(lines, "tool.started")) {
       if (event.type !== "tool.started" || seen.has(event.callId)) continue;
       seen.add(event.callId);
       const child = childRunId(id, event.callId);
@@ -119,7 +143,7 @@ export function captureRun(options: CaptureOptions): CapturedBundle {
   const root = runs[0] as RunLines;
   const entries = new Map<string, Buffer>();
   entries.set(EVENTS_ENTRY, Buffer.from(runs.flatMap((run) => run.lines.map((line) => `${line}\n`)).join(""), "utf8"));
-  const turns = root.events.flatMap((event) => (event.type === "message" ? [event.content] : []));
+  const turns = linesOfType(root.lines, "message").flatMap(({ event }) => (event.type === "message" ? [event.content] : []));
   entries.set(INPUT_ENTRY, Buffer.from(`${JSON.stringify({ turns }, null, 2)}\n`, "utf8"));
 
   const secrets = [...(options.secrets ?? []), ...PROVIDER_KEY_VARIABLES.flatMap((name) => (env[name] ? [env[name]] : []))];
@@ -153,7 +177,7 @@ export function captureRun(options: CaptureOptions): CapturedBundle {
   if (options.cassette) entries.set(CASSETTE_ENTRY, Buffer.from(redactor.text(options.cassette.toString("utf8")), "utf8"));
 
   refuseSecrets(entries, secrets);
-  const started = root.events[0] as RunEvent;
+  const started = parseEvent(root.lines[0] as string);
   const manifest: Manifest = {
     format: BUNDLE_FORMAT,
     version: BUNDLE_FORMAT_VERSION,

@@ -1,7 +1,6 @@
 import type { EventOf, RunEvent, RunStore } from "../contracts/index.js";
 import { canonicalJson, sha256 } from "../canonical/index.js";
-import { runFamily, type RunLines } from "../bundle/index.js";
-import { fold } from "../journal/index.js";
+import { linesOfType, runFamily, type RunLines } from "../bundle/index.js";
 
 export interface FamilyLog {
   runs: RunLines[];
@@ -19,7 +18,7 @@ export function familyLog(store: RunStore, runId: string): FamilyLog {
 interface Placed {
   runId: string;
   line: string;
-  event: RunEvent;
+  seq: number;
 }
 
 /**
@@ -32,9 +31,11 @@ function interleave(runs: readonly RunLines[], rename: (line: string) => string)
   for (const run of runs) if (run.run.parent) byParentCall.set(`${run.run.parent.runId}\u0000${run.run.parent.callId}`, run);
   const out: Placed[] = [];
   const visit = (run: RunLines): void => {
-    run.events.forEach((event, index) => {
-      out.push({ runId: run.run.runId, line: rename(run.lines[index] as string), event });
-      if (event.type !== "tool.started") return;
+    const starts = new Map(linesOfType(run.lines, "tool.started").map(({ index, event }) => [index, event]));
+    run.lines.forEach((line, index) => {
+      out.push({ runId: run.run.runId, line: rename(line), seq: index + 1 });
+      const event = starts.get(index);
+      if (event?.type !== "tool.started") return;
       const key = `${run.run.runId}\u0000${event.callId}`;
       const child = byParentCall.get(key);
       if (child) {
@@ -67,17 +68,19 @@ export function firstDivergence(recorded: readonly RunLines[], replayed: readonl
     const right = b[index];
     if (left && right && left.line === right.line) continue;
     const place = left ?? right;
+    const expected = left ? (JSON.parse(left.line) as RunEvent) : undefined;
+    const actual = right ? (JSON.parse(right.line) as RunEvent) : undefined;
     const found: EventDivergence = {
-      runId: left?.runId ?? (right ? (JSON.parse(right.line) as RunEvent).runId : ""),
-      seq: place?.event.seq ?? 0,
-      expected: left?.event,
-      actual: right ? (JSON.parse(right.line) as RunEvent) : undefined,
+      runId: left?.runId ?? actual?.runId ?? "",
+      seq: place?.seq ?? 0,
+      expected,
+      actual,
       expectedLine: left?.line,
       actualLine: right?.line,
     };
     // A changed config changes run.started (its digest, its config) by design; what matters
     // is where the run then behaves differently, so that is reported when there is such a place.
-    if (left && right && left.event.type === "run.started" && sameBesidesConfig(left.event, JSON.parse(right.line) as RunEvent)) {
+    if (expected?.type === "run.started" && actual && sameBesidesConfig(expected, actual)) {
       configOnly ??= found;
       continue;
     }
@@ -105,11 +108,27 @@ export interface OutcomeSummary {
 /** What an on-call engineer compares between two runs: the tools called, what was blocked or failed, the final answer. */
 export function outcomeOf(runs: readonly RunLines[]): OutcomeSummary {
   const root = runs[0];
-  const events = root?.events ?? [];
-  const state = fold(events);
+  // Only the events an outcome is made of are parsed: a long run's model events are most of its bytes.
+  const wanted = ["tool.requested", "tool.blocked", "tool.failed", "run.paused", "run.resumed", "run.finished"];
+  const events = root
+    ? wanted
+        .flatMap((type) => linesOfType(root.lines, type))
+        .sort((a, b) => a.index - b.index)
+        .map(({ event }) => event)
+    : [];
+  let status = root ? "running" : "none";
+  let output = "";
+  for (const event of events) {
+    if (event.type === "run.paused") status = "waiting";
+    else if (event.type === "run.resumed") status = "running";
+    else if (event.type === "run.finished") {
+      status = event.status;
+      output = event.output;
+    }
+  }
   return {
-    status: state.status,
-    output: state.output,
+    status,
+    output,
     toolsCalled: events.flatMap((event) => (event.type === "tool.requested" ? [event.name] : [])),
     blocked: events.flatMap((event) => (event.type === "tool.blocked" ? [{ name: event.name, reason: event.reason }] : [])),
     failed: events.flatMap((event) => (event.type === "tool.failed" ? [{ name: event.name, kind: event.error.kind }] : [])),
