@@ -47,14 +47,18 @@ export interface Bundle {
 
 const InputSchema = z.strictObject({ turns: z.array(z.string()) });
 
-/** Reads and verifies a bundle file; a FIFO, a device or a folder is refused before anything is read. */
-export async function loadBundle(source: string | Buffer, limits: Partial<BundleLimits> = {}): Promise<Bundle> {
+/**
+ * Reads and verifies a bundle file (or its bytes); a FIFO, a device or a folder is refused
+ * before anything is read. Errors name the file as `label` (default: the path given).
+ */
+export async function loadBundle(source: string | Buffer, limits: Partial<BundleLimits> = {}, label?: string): Promise<Bundle> {
   const settings = { ...DEFAULT_LIMITS, ...limits };
-  const bytes = typeof source === "string" ? readBundleFile(source, settings) : source;
+  const shown = label ?? (typeof source === "string" ? source : undefined);
   try {
+    const bytes = typeof source === "string" ? readBundleFile(source, settings) : source;
     return await parseBundle(bytes, settings);
   } catch (error) {
-    if (error instanceof BundleError && typeof source === "string") throw new BundleError(error.code as BundleErrorCode, error.message, { file: source, ...error.place });
+    if (error instanceof BundleError && shown !== undefined) throw new BundleError(error.code as BundleErrorCode, error.message, { ...error.place, file: shown });
     throw error;
   }
 }

@@ -37,7 +37,7 @@ export async function inspectCommand(argv: string[], io: CliIO): Promise<ExitCod
   const [file, ...extra] = positionals;
   if (!file) throw new UsageError("inspect: missing <file.tgz>\n\n" + inspectHelp);
   if (extra.length) throw new UsageError(`inspect: unexpected argument "${extra[0]}"`);
-  const bundle = await loadBundle(resolve(io.cwd, file));
+  const bundle = await loadBundle(resolve(io.cwd, file), {}, file);
   const inspection = inspectBundle(bundle);
   if (values.json) {
     io.stdout(`${JSON.stringify(inspection)}\n`);

@@ -94,7 +94,7 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<ExitCode
   if (values.level !== undefined && values.level !== "wire" && values.level !== "run") throw new UsageError(`--level: expected wire or run, got "${values.level}"`);
   const continued = parseContinue(values.continue, io.cwd);
   if (values.db !== undefined && !continued) throw new UsageError("--db: only a --continue run is written to a store");
-  const bundle = await loadBundle(resolve(io.cwd, file));
+  const bundle = await loadBundle(resolve(io.cwd, file), {}, file);
   const store = continued ? openStore(io.cwd, values.db) : undefined;
   try {
     const verdict = await replayBundle(bundle, {

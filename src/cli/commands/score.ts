@@ -43,7 +43,7 @@ export async function scoreCommand(argv: string[], io: CliIO): Promise<ExitCode>
   let runId: string;
   const path = resolve(io.cwd, target);
   if (target.endsWith(".tgz") || existsSync(path)) {
-    const bundle = await loadBundle(path);
+    const bundle = await loadBundle(path, {}, target);
     for (const run of bundle.runs) copy.appendRaw(run.lines);
     runId = bundle.root.runId;
   } else {
