@@ -4,6 +4,8 @@
  */
 export interface ErrorPlace {
   file?: string;
+  /** 1-based line in `file` (a data file's row). */
+  line?: number;
   path?: string;
   runId?: string;
   seq?: number;
@@ -35,7 +37,7 @@ export class RetraceError extends Error {
 
 export function describePlace(place: ErrorPlace): string {
   const parts: string[] = [];
-  if (place.file) parts.push(place.file);
+  if (place.file) parts.push(place.line !== undefined ? `${place.file}:${place.line}` : place.file);
   if (place.path) parts.push(place.path);
   if (place.runId) parts.push(`run ${place.runId}`);
   if (place.seq !== undefined) parts.push(`seq ${place.seq}`);
@@ -246,6 +248,7 @@ export class BundleError extends RetraceError {
     super(code, message, place);
   }
 }
+
 // Cassettes (src/cassette/): recorded HTTP exchanges served back to the SDKs.
 
 /**
@@ -277,5 +280,12 @@ export class CassetteMissError extends RetraceError {
     this.ordinal = details.ordinal;
     this.nearest = details.nearest;
     this.differences = details.differences ?? [];
+  }
+}
+
+/** A benchmark data file (or a row of one) that cannot be used: missing, malformed, inconsistent. */
+export class BenchmarkDataError extends RetraceError {
+  constructor(message: string, place: ErrorPlace = {}) {
+    super("benchmark_data", message, place);
   }
 }
