@@ -34,11 +34,12 @@ export interface CaptureOptions {
   /** More values that must never enter the bundle. */
   secrets?: readonly string[];
   /** The run's cassette (its bytes), when its model calls went through one. */
-  cassette?: Buffer;
+  cassette?: Uint8Array;
 }
 
 export interface CapturedBundle {
-  bytes: Buffer;
+  /** The .tgz (a Buffer under Node). */
+  bytes: Uint8Array;
   manifest: Manifest;
 }
 
@@ -174,7 +175,7 @@ export function captureRun(options: CaptureOptions): CapturedBundle {
     if (options.config) agent.config = entryOf(options.config);
     if (options.mock) agent.mock = entryOf(options.mock);
   }
-  if (options.cassette) entries.set(CASSETTE_ENTRY, Buffer.from(redactor.text(options.cassette.toString("utf8")), "utf8"));
+  if (options.cassette) entries.set(CASSETTE_ENTRY, Buffer.from(redactor.text(Buffer.from(options.cassette).toString("utf8")), "utf8"));
 
   refuseSecrets(entries, secrets);
   const started = parseEvent(root.lines[0] as string);

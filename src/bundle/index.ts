@@ -2,7 +2,6 @@
 export { captureRun, runFamily, linesOfType, type CaptureOptions, type CapturedBundle, type RunLines } from "./capture.js";
 export { loadBundle, type Bundle, type BundledRun } from "./load.js";
 export { inspectBundle, type BundleInspection, type RunInspection } from "./summary.js";
-export { writeTarGz, readTarGz } from "./archive.js";
 export {
   BUNDLE_FORMAT,
   BUNDLE_FORMAT_VERSION,

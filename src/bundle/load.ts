@@ -37,8 +37,8 @@ export interface Bundle {
   root: BundledRun;
   input: { turns: string[] };
   /** The agent's files by entry name (`files/...`). */
-  files: ReadonlyMap<string, Buffer>;
-  cassette: Buffer | undefined;
+  files: ReadonlyMap<string, Uint8Array>;
+  cassette: Uint8Array | undefined;
   /** sha256 of events.jsonl: the log's fingerprint, which `replay` prints when the run comes back identical. */
   logSha256: string;
   /** Bytes of the bundle file. */
@@ -51,11 +51,11 @@ const InputSchema = z.strictObject({ turns: z.array(z.string()) });
  * Reads and verifies a bundle file (or its bytes); a FIFO, a device or a folder is refused
  * before anything is read. Errors name the file as `label` (default: the path given).
  */
-export async function loadBundle(source: string | Buffer, limits: Partial<BundleLimits> = {}, label?: string): Promise<Bundle> {
+export async function loadBundle(source: string | Uint8Array, limits: Partial<BundleLimits> = {}, label?: string): Promise<Bundle> {
   const settings = { ...DEFAULT_LIMITS, ...limits };
   const shown = label ?? (typeof source === "string" ? source : undefined);
   try {
-    const bytes = typeof source === "string" ? readBundleFile(source, settings) : source;
+    const bytes = typeof source === "string" ? readBundleFile(source, settings) : Buffer.isBuffer(source) ? source : Buffer.from(source);
     return await parseBundle(bytes, settings);
   } catch (error) {
     if (error instanceof BundleError && shown !== undefined) throw new BundleError(error.code as BundleErrorCode, error.message, { ...error.place, file: shown });

@@ -141,7 +141,7 @@ export async function replayBundle(bundle: Bundle, options: ReplayOptions = {}):
     const mock = bundle.manifest.agent.mock ? join(work, ...bundle.manifest.agent.mock.split("/")) : undefined;
     const loaded = loadConfig(configFile, env);
     const wire = bundle.cassette !== undefined && !whatIf && (options.level ?? "wire") === "wire";
-    const cassette = wire ? openBundledCassette(bundle.cassette as Buffer, work, loaded) : undefined;
+    const cassette = wire ? openBundledCassette(bundle.cassette as Uint8Array, work, loaded) : undefined;
     let workspaces = 0;
     const agent: AgentDefinition = await buildAgent(loaded, {
       env,
@@ -220,7 +220,7 @@ export async function replayBundle(bundle: Bundle, options: ReplayOptions = {}):
 }
 
 /** A strict-replay cassette over the bundled exchanges, keyed as the config keys them. */
-function openBundledCassette(bytes: Buffer, work: string, loaded: LoadedConfig): Cassette {
+function openBundledCassette(bytes: Uint8Array, work: string, loaded: LoadedConfig): Cassette {
   const file = join(work, "cassette.json");
   writeFileSync(file, bytes);
   const configured = loaded.config.cassette;
