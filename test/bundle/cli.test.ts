@@ -2,7 +2,7 @@
  * The bundle commands as a user runs them: real child processes of the built CLI, a real
  * SQLite store, a bundle file on disk, exit codes 0 / 1 / 2.
  */
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { processes, retrace, root } from "../cli/run-cli.js";
@@ -28,9 +28,15 @@ it(
     expect(inspect.stdout).toContain("checksums: ok");
     expect(inspect.stdout).toContain("tools called: calculator");
 
-    const replay = await retrace(["replay", "incident.tgz"], { cwd: dir });
+    // The replay writes only into a temp folder of its own, and removes it.
+    const scratch = join(dir, "scratch");
+    mkdirSync(scratch);
+    const before = readdirSync(dir).sort();
+    const replay = await retrace(["replay", "incident.tgz"], { cwd: dir, env: { TMPDIR: scratch } });
     expect(replay.code, replay.stderr).toBe(0);
     expect(replay.stdout).toMatch(/^identical [0-9a-f]{64}\n$/);
+    expect(readdirSync(scratch)).toEqual([]);
+    expect(readdirSync(dir).sort()).toEqual(before);
 
     writeFileSync(join(dir, "changed.yaml"), readFileSync(join(dir, "agent.yaml"), "utf8").replace("careful", "reckless"));
     const changed = await retrace(["replay", "incident.tgz", "--config", "changed.yaml"], { cwd: dir });

@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { loadBundle } from "../../src/bundle/index.js";
 import { SqliteRunStore } from "../../src/store/index.js";
 import { replayBundle } from "../../src/replay/index.js";
-import { useTempDirs } from "../e2e/harness.js";
+import { FAKE_KEYS, useTempDirs } from "../e2e/harness.js";
+import { simulate } from "../e2e/simulated-api.js";
 import { useMockServer } from "../providers/support.js";
 import { captureScenario, cli, SCENARIOS } from "./scenarios.js";
 
@@ -113,5 +114,39 @@ describe("other changes and options", () => {
     const inspection = JSON.parse(io.out) as { checksums: string; runs: { status: string; turns: number; approvals: { granted: number }; tools: { called: string[] } }[] };
     expect(inspection.checksums).toBe("ok");
     expect(inspection.runs[0]).toMatchObject({ status: "completed", turns: 2, approvals: { granted: 1 }, tools: { called: ["write_file", "read_file"] } });
+  });
+});
+
+describe("--continue live", () => {
+  it("goes on against the provider (simulated here) from the divergence, with the key from the environment", async () => {
+    const dir = tempDir();
+    const { file } = await captureScenario(scenario("openai-wire"), dir, server);
+    writeFileSync(join(dir, "changed.yaml"), readFileSync(join(dir, "agent.yaml"), "utf8").replace("careful assistant", "terse assistant"));
+    const api = simulate(server, "openai", {
+      url: "https://api.openai.com/v1/chat/completions",
+      model: "gpt-4o-mini",
+      turns: [{ kind: "text", deltas: ["4"], usage: { input: 5, output: 1, cacheRead: 0 } }],
+    });
+    const store = new SqliteRunStore(join(dir, "whatif.db"));
+    try {
+      const verdict = await replayBundle(await loadBundle(file), { config: join(dir, "changed.yaml"), continue: { live: true }, store, env: { ...FAKE_KEYS } });
+      expect(verdict.status).toBe("diverged");
+      if (verdict.status !== "diverged") return;
+      expect(verdict.request?.lines[0]).toContain("[-careful-]{+terse+}");
+      expect(api.requests).toHaveLength(1);
+      expect(verdict.replayed).toMatchObject({ status: "completed", output: "4", toolsCalled: [] });
+      expect(verdict.recorded).toMatchObject({ status: "completed", toolsCalled: ["calculator"] });
+    } finally {
+      store.close();
+    }
+  });
+
+  it("needs the key: without it the replay is refused before anything runs", async () => {
+    const dir = tempDir();
+    const { file } = await captureScenario(scenario("openai-wire"), dir, server);
+    server.resetHandlers();
+    const printed = await cli(dir, ["replay", file, "--continue", "live", "--db", "w.db"], {});
+    expect(printed.code).toBe(2);
+    expect(printed.io.err).toContain("OPENAI_API_KEY");
   });
 });
