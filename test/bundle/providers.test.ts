@@ -73,6 +73,9 @@ describe.each(MATRIX)("a bundle of a $provider run ($mode), retries included", (
         expect(verdict.status, JSON.stringify(verdict, null, 2)).toBe("identical");
         expect(verdict.sha256).toBe(verdict.recordedSha256);
       }
+      // run.started records the model's whole identity, which replay rebuilds the keys from.
+      const started = store.read(run.runId, 1, 1)[0];
+      expect(started).toMatchObject({ type: "run.started", model: { provider: spec.provider, ...(spec.llm.base_url ? { baseUrl: spec.llm.base_url, model: "llama3.2" } : {}) } });
       const failures = store.read(run.runId).filter((event) => event.type === "llm.failed");
       expect(failures.map((event) => (event.type === "llm.failed" ? event.error.code : ""))).toEqual(["provider_rate_limited", "provider_server"]);
     } finally {
