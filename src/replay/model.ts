@@ -16,8 +16,11 @@ export interface RequestDivergence {
 
 /** What a replay model does once a run's request leaves the recording. */
 export interface Continuation {
-  /** Answers the run's calls from its divergence on; `sinceDivergence` counts them from 0. */
-  generate(request: LlmRequest, options: GenerateOptions, sinceDivergence: number, divergedAt: RequestDivergence): Promise<LlmResponse>;
+  /**
+   * Answers the run's calls from its divergence on; `sinceDivergence` counts them from 0, and
+   * `configured` is the model the agent (or sub-agent) making the call is configured with.
+   */
+  generate(request: LlmRequest, options: GenerateOptions, sinceDivergence: number, divergedAt: RequestDivergence, configured: LanguageModel): Promise<LlmResponse>;
 }
 
 /** The replay stopped a run at a request the recording does not hold (strict replay). */
@@ -51,7 +54,7 @@ export function replayModel(configured: LanguageModel, session: ReplaySession): 
     async generate(request, options) {
       const runId = options.runId ?? "";
       const already = diverged.get(runId);
-      if (already) return continueRun(session, already, request, options);
+      if (already) return continueRun(session, already, request, options, configured);
       const recording = session.recordedRun(runId);
       const attempt: RecordedAttempt | undefined = recording?.attempts[options.callIndex];
       const actualKey = options.requestKey ?? requestKey(identity, request);
@@ -69,7 +72,7 @@ export function replayModel(configured: LanguageModel, session: ReplaySession): 
         session.divergences.push(at);
         const state = { at, calls: 0 };
         diverged.set(runId, state);
-        return continueRun(session, state, request, options);
+        return continueRun(session, state, request, options, configured);
       }
       return serve(attempt, configured.provider);
     },
@@ -81,6 +84,7 @@ function continueRun(
   state: { at: RequestDivergence; calls: number },
   request: LlmRequest,
   options: GenerateOptions,
+  configured: LanguageModel,
 ): Promise<LlmResponse> {
   if (!session.continuation) {
     const why =
@@ -92,7 +96,7 @@ function continueRun(
     return Promise.reject(new ReplayDivergedError(`replay diverged: ${why}`, { runId: state.at.runId }));
   }
   const index = state.calls++;
-  return session.continuation.generate(request, options, index, state.at);
+  return session.continuation.generate(request, options, index, state.at, configured);
 }
 
 const KINDS: ReadonlySet<string> = new Set(["auth", "not_found", "bad_request", "rate_limited", "server", "timeout", "connection", "invalid_response", "missing_key", "script_exhausted"]);

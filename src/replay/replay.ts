@@ -95,7 +95,7 @@ function sinceDivergence(request: LlmRequest, at: RequestDivergence): LlmRequest
   return { ...request, messages: [...kept, ...request.messages.slice(before)] };
 }
 
-function continuationOf(options: ReplayOptions, configured: Map<string, LanguageModel>): Continuation | undefined {
+function continuationOf(options: ReplayOptions): Continuation | undefined {
   const chosen = options.continue;
   if (!chosen) return undefined;
   if ("mock" in chosen) {
@@ -105,13 +105,7 @@ function continuationOf(options: ReplayOptions, configured: Map<string, Language
         script.generate(sinceDivergence(request, at), { ...generateOptions, callIndex: index } satisfies GenerateOptions),
     };
   }
-  return {
-    generate: (request, generateOptions, _index, at) => {
-      const model = configured.get(at.runId) ?? [...configured.values()][0];
-      if (!model) throw new UsageError("no configured model to continue with");
-      return model.generate(request, generateOptions);
-    },
-  };
+  return { generate: (request, generateOptions, _index, _at, configured) => configured.generate(request, generateOptions) };
 }
 
 /**
@@ -131,9 +125,8 @@ export async function replayBundle(bundle: Bundle, options: ReplayOptions = {}):
     const toRecorded = (runId: string) => (runId.startsWith(newRoot) ? recordedRoot + runId.slice(newRoot.length) : runId);
     const recordings = new Map<string, RecordedRun>(bundle.runs.map((run) => [run.runId, readRecording(run.runId, run.events, run.lines)]));
     const recordedRun = (runId: string) => recordings.get(toRecorded(runId));
-    const configuredByRun = new Map<string, LanguageModel>();
     const session: ReplaySession = { recordedRun, divergences: [] };
-    const continuation = continuationOf(options, configuredByRun);
+    const continuation = continuationOf(options);
     if (continuation) session.continuation = continuation;
 
     const configFile = options.config ?? (bundle.manifest.agent.config ? join(work, ...bundle.manifest.agent.config.split("/")) : undefined);
@@ -151,11 +144,7 @@ export async function replayBundle(bundle: Bundle, options: ReplayOptions = {}):
       ...(cassette
         ? { fetch: cassetteFetch(cassette, refuseNetwork) }
         : {
-            modelFor: (configured: LanguageModel) => {
-              const model = replayModel(configured, session);
-              if (!configuredByRun.has(recordedRoot)) configuredByRun.set(recordedRoot, configured);
-              return model;
-            },
+            modelFor: (configured: LanguageModel) => replayModel(configured, session),
           }),
       toolFor: (tool) =>
         replayTool(tool, {
