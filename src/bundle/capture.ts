@@ -1,11 +1,12 @@
-import { readFileSync } from "node:fs";
-import { dirname, relative, resolve, sep } from "node:path";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { childRunId } from "../agent/index.js";
 import { sha256 } from "../canonical/index.js";
 import { loadConfig } from "../config/index.js";
 import type { RunEvent, RunStore } from "../contracts/index.js";
 import { BundleError, RunError } from "../errors/index.js";
 import { parseEvent } from "../journal/index.js";
+import { globBase, globToRegExp, hasGlob } from "../patterns/index.js";
 import { ownPackage } from "../package-info.js";
 import { createRedactor, PROVIDER_KEY_VARIABLES, searchable, secretValues } from "../redaction/index.js";
 import { writeTarGz } from "./archive.js";
@@ -110,7 +111,11 @@ function agentFiles(config: string, env: Readonly<Record<string, string | undefi
     secrets.push(...secretValues(loaded.config), ...(loaded.secrets ?? []));
     const { config, baseDir } = loaded;
     if (config.llm.script) files.add(resolve(baseDir, config.llm.script));
-    for (const document of config.documents) files.add(resolve(baseDir, document));
+    const documentsDir = resolve(baseDir, config.retrieval?.root ?? ".");
+    for (const document of config.documents) {
+      const pattern = typeof document === "string" ? document : document.path;
+      for (const file of documentFiles(pattern, documentsDir)) files.add(file);
+    }
     for (const entry of Object.values(config.agents)) {
       if (entry.mock) files.add(resolve(baseDir, entry.mock));
       walk(resolve(baseDir, entry.config), depth + 1);
@@ -118,6 +123,32 @@ function agentFiles(config: string, env: Readonly<Record<string, string | undefi
   };
   walk(config, 0);
   return { files, secrets };
+}
+
+/** The files a documents entry names: itself, or what its glob matches (as the retrieval loader expands it). */
+function documentFiles(pattern: string, baseDir: string): string[] {
+  if (!hasGlob(pattern)) return [resolve(baseDir, pattern)];
+  const posixPattern = pattern.split(sep).join("/");
+  const base = globBase(posixPattern);
+  const matcher = globToRegExp(posixPattern);
+  const root = resolve(baseDir, base);
+  let names: string[];
+  try {
+    names = readdirSync(root, { recursive: true }) as string[];
+  } catch {
+    return [];
+  }
+  return names
+    .map((name) => name.split(sep).join("/"))
+    .filter((name) => matcher.test(base === "" ? name : `${base.replace(/\/$/, "")}/${name}`))
+    .map((name) => join(root, name))
+    .filter((file) => {
+      try {
+        return statSync(file).isFile();
+      } catch {
+        return false;
+      }
+    });
 }
 
 function commonFolder(paths: readonly string[]): string {

@@ -65,7 +65,8 @@ export function readRecording(runId: string, events: readonly RunEvent[], lines:
         run.calls.set(event.callId, { name: event.name, retrievals: [], outcome: undefined });
         break;
       case "retrieval":
-        run.calls.get(event.callId)?.retrievals.push(event);
+        // Augment retrievals (no call) are made again from the bundled documents.
+        if (event.callId !== undefined) run.calls.get(event.callId)?.retrievals.push(event);
         break;
       case "tool.finished":
       case "tool.failed": {
