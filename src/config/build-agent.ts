@@ -261,9 +261,10 @@ function checkToolNames(loaded: LoadedConfig, tools: readonly AnyTool[]): void {
 async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: number, inherited: readonly string[]): Promise<AgentDefinition> {
   const { config } = loaded;
   const secrets = knownSecrets(loaded, options, inherited);
-  const model = await buildModel(loaded, options);
+  const built = await buildModel(loaded, options);
+  const model = options.modelFor ? options.modelFor(built, loaded) : built;
   const retriever = buildRetriever(loaded);
-  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor, retriever), ...(await buildSubAgents(loaded, options, depth, secrets))];
+  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor, retriever, options.toolFor), ...(await buildSubAgents(loaded, options, depth, secrets))];
   checkToolNames(loaded, tools);
   return {
     name: config.name,

@@ -4,10 +4,11 @@
  * sub-agent, and a run recorded through the OpenAI SDK's wire format (replayed through its
  * cassette, so the SDK parses the recorded bytes), all with no key and no network.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadBundle } from "../../src/bundle/index.js";
+import { captureRun, loadBundle } from "../../src/bundle/index.js";
+import { SqliteRunStore } from "../../src/store/index.js";
 import { replayBundle } from "../../src/replay/index.js";
 import { useMockServer } from "../providers/support.js";
 import { useTempDirs } from "../e2e/harness.js";
@@ -35,4 +36,18 @@ describe.each(SCENARIOS)("a bundle of the $name run", (scenario) => {
     expect(printed.code, printed.io.err + printed.io.out).toBe(0);
     expect(printed.io.out).toBe(`identical ${bundle.logSha256}\n`);
   });
+});
+
+it("answers from the logged responses, not from the bundled mock script (the mock only lends the model its identity)", async () => {
+  const dir = tempDir();
+  const { made } = await captureScenario(SCENARIOS[0] as (typeof SCENARIOS)[number], dir, server);
+  // A bundle whose mock script would answer otherwise: only the recording can make this identical.
+  writeFileSync(join(dir, "other.yaml"), 'responses:\n  - text: "something else entirely"\n');
+  const store = new SqliteRunStore(join(dir, ".retrace/runs.db"));
+  try {
+    const { bytes } = captureRun({ store, runId: made.runId, config: join(dir, "agent.yaml"), mock: join(dir, "other.yaml") });
+    expect((await replayBundle(await loadBundle(bytes))).status).toBe("identical");
+  } finally {
+    store.close();
+  }
 });
