@@ -18,8 +18,9 @@ import { createRedactor } from "../redaction/index.js";
 import { bodyBytes, chunkBytes, isStreamType, storeBody, storeChunk } from "./body.js";
 import { requestDifferences, distance } from "./diff.js";
 import { readCassette, writeCassette, type Secrets } from "./file.js";
-import type { CanonicalRequest, CassetteEntry, StoredChunk, StoredResponse } from "./format.js";
-import { canonicalRequest, endpointOf, escapeRegExp, requestKey, type RequestNormaliser } from "./request.js";
+import type { CanonicalRequest, CassetteDocument, CassetteEntry, StoredChunk, StoredResponse } from "./format.js";
+import { canonicalUrl, endpointOf, escapeRegExp, fingerprint, keptHeaders, keyedRequest, storedFingerprint, type RequestNormaliser } from "./request.js";
+import { utf8 } from "./body.js";
 
 export type CassetteMode = "live" | "record" | "auto" | "replay" | "update";
 export const CASSETTE_MODES: readonly CassetteMode[] = ["live", "record", "auto", "replay", "update"];
@@ -54,7 +55,8 @@ export interface IncomingRequest {
   method: string;
   url: string;
   headers: Headers;
-  body: Uint8Array | undefined;
+  /** The body's bytes, or its text when the caller has it as a string (an SDK's JSON). */
+  body: Uint8Array | string | undefined;
 }
 
 export type Forward = () => Promise<Response>;
@@ -98,9 +100,11 @@ export class Cassette {
   /** Every entry the file will hold, in file order; a slot is empty while its exchange is in flight. */
   readonly #slots: Slot[] = [];
   readonly #byKey = new Map<string, Slot[]>();
+  /** Fingerprint → key, for every stored request whose body is text: how a recorded request is found without keying it again. */
+  readonly #byFingerprint = new Map<string, string>();
   readonly #calls = new Map<string, number>();
   readonly #prepared = new WeakMap<CassetteEntry, Prepared>();
-  readonly #scrub: (request: CanonicalRequest) => CanonicalRequest;
+  readonly #scrub: { text: (text: string) => string; value: <T>(value: T) => T };
   readonly #scrubText: (text: string) => string;
   readonly #scrubValue: <T>(value: T) => T;
   readonly #existed: boolean;
@@ -115,7 +119,6 @@ export class Cassette {
     this.mode = options.mode;
     this.#options = options;
     this.#existed = existed;
-    for (const entry of entries) this.#add({ key: entry.key, entry, used: false });
     const secrets = Object.values(options.secrets ?? {}).filter((value): value is string => typeof value === "string" && value.length > 0);
     const redactor = createRedactor({ secrets, patterns: true });
     const configured = (options.redact ?? []).map((pattern) =>
@@ -123,12 +126,8 @@ export class Cassette {
     );
     this.#scrubText = (text) => configured.reduce((current, regex) => current.replace(regex, "[redacted]"), redactor.text(text));
     this.#scrubValue = <T>(value: T): T => (configured.length === 0 ? redactor.value(value) : (mapStrings(redactor.value(value), this.#scrubText) as T));
-    this.#scrub = (request) => ({
-      ...request,
-      url: this.#scrubText(request.url),
-      headers: this.#scrubValue(request.headers),
-      ...(request.body ? { body: this.#scrubValue(request.body) } : {}),
-    });
+    this.#scrub = { text: this.#scrubText, value: this.#scrubValue };
+    for (const entry of entries) this.#add({ key: entry.key, entry, used: false });
   }
 
   /** Opens the cassette at `file` for `options.mode`; in `replay` the file must exist. Throws CassetteError for a bad file. */
@@ -142,27 +141,73 @@ export class Cassette {
     return new Cassette(file, options, document?.entries ?? [], document !== undefined);
   }
 
+  /**
+   * A cassette from a document already in memory (a bundle's, say), validated by the caller
+   * (`parseCassette`). `file` names it in errors, and is where a recording mode writes.
+   */
+  static fromDocument(file: string, document: CassetteDocument, options: CassetteOptions): Cassette {
+    return new Cassette(file, options, options.mode === "live" ? [] : document.entries, true);
+  }
+
   #add(slot: Slot): void {
     this.#slots.push(slot);
     const same = this.#byKey.get(slot.key);
     if (same) same.push(slot);
     else this.#byKey.set(slot.key, [slot]);
+    if (slot.entry) this.#remember(slot.entry);
+  }
+
+  #remember(entry: CassetteEntry): void {
+    const print = storedFingerprint(entry.request);
+    // A body redaction would change is never found by fingerprint (its stored form is not what
+    // was sent); one it leaves alone is checked here once, not on every request that matches it.
+    if (print !== undefined && this.#scrubText(print) === print) this.#byFingerprint.set(print, entry.key);
+  }
+
+  /**
+   * The recorded answer to a request found by its fingerprint, when it is byte for byte one the
+   * cassette holds: no parsing, canonical JSON or sha256. Left to the full keying when
+   * normalisers may rewrite requests, or redaction would change this one.
+   */
+  #byPrint(request: IncomingRequest): Response | undefined {
+    if (this.#options.normalise?.length) return undefined;
+    const body = request.body === undefined ? "" : typeof request.body === "string" ? request.body : utf8(request.body);
+    if (body === undefined) return undefined;
+    let url: string;
+    try {
+      url = canonicalUrl(request.url);
+    } catch {
+      return undefined;
+    }
+    const key = this.#byFingerprint.get(fingerprint(request.method, url, keptHeaders(request.headers, this.#options.keepHeaders), body));
+    if (key === undefined) return undefined;
+    const ordinal = this.#calls.get(key) ?? 0;
+    const slot = this.#byKey.get(key)?.[ordinal];
+    if (!slot?.entry) return undefined;
+    this.#calls.set(key, ordinal + 1);
+    slot.used = true;
+    this.#served++;
+    return this.#replay(slot.entry);
   }
 
   /** The canonical form and key of a request, as this cassette's options make them. */
-  keyOf(request: IncomingRequest): { canonical: CanonicalRequest; key: string } {
-    const canonical = canonicalRequest(request.method, request.url, request.headers, request.body, {
+  keyOf(request: IncomingRequest): { canonical: CanonicalRequest; key: string; text: string } {
+    const keyed = keyedRequest(request.method, request.url, request.headers, request.body, {
       ...(this.#options.keepHeaders ? { keepHeaders: this.#options.keepHeaders } : {}),
       ...(this.#options.normalise ? { normalise: this.#options.normalise } : {}),
       scrub: this.#scrub,
     });
-    return { canonical, key: requestKey(canonical) };
+    return { canonical: keyed.request, key: keyed.key, text: keyed.text };
   }
 
   /** Serves `request` from the cassette, or forwards and records it, as the mode says. */
   async respond(request: IncomingRequest, forward: Forward): Promise<Response> {
     if (this.#closed) throw new Error(`the cassette ${this.file} is closed`);
     if (this.mode === "live") return forward();
+    if (this.mode === "replay" || this.mode === "auto") {
+      const served = this.#byPrint(request);
+      if (served) return served;
+    }
     const { canonical, key } = this.keyOf(request);
     const ordinal = this.#calls.get(key) ?? 0;
     const recorded = this.#byKey.get(key)?.[ordinal];
@@ -187,7 +232,7 @@ export class Cassette {
     const hint = this.#options.recordHint ?? DEFAULT_HINT;
     if (sameKey > 0) {
       return new CassetteMissError(
-        `cassette miss: ${canonical.method} ${canonical.url} was recorded ${sameKey} time${sameKey === 1 ? "" : "s"}, and this is call ${ordinal + 1}; ${hint}`,
+        `${canonical.method} ${canonical.url} was recorded ${sameKey} time${sameKey === 1 ? "" : "s"}, and this is call ${ordinal + 1}; ${hint}`,
         { file: this.file, key, ordinal },
       );
     }
@@ -198,12 +243,12 @@ export class Cassette {
       if (!nearest || d < nearest.distance) nearest = { index, entry: slot.entry, distance: d };
     });
     if (!nearest) {
-      return new CassetteMissError(`cassette miss: ${canonical.method} ${canonical.url}: the cassette has no request for this endpoint; ${hint}`, { file: this.file, key, ordinal });
+      return new CassetteMissError(`${canonical.method} ${canonical.url}: the cassette has no request for this endpoint; ${hint}`, { file: this.file, key, ordinal });
     }
     const differences = requestDifferences(nearest.entry.request, canonical);
     const name = `entries[${nearest.index}]`;
     return new CassetteMissError(
-      `cassette miss: ${canonical.method} ${canonical.url} is not recorded; the nearest recorded request (${name}) differs in:\n` +
+      `${canonical.method} ${canonical.url} is not recorded; the nearest recorded request (${name}) differs in:\n` +
         differences.map((line) => `  ${line}`).join("\n") +
         `\n${hint}`,
       { file: this.file, key, ordinal, nearest: name, differences },
@@ -251,10 +296,18 @@ export class Cassette {
     const headers = this.#keptHeaders(live.headers);
     const contentType = live.headers.get("content-type") ?? undefined;
     const complete = (response: StoredResponse): void => {
+      const previous = slot.entry;
       slot.entry = { key, ordinal, request, response };
+      this.#remember(slot.entry);
+      try {
+        this.#write();
+      } catch (error) {
+        // A refused entry (it holds a secret) is not kept, not even for a later write.
+        slot.entry = previous;
+        throw error;
+      }
       this.#recorded++;
       this.#dirty = true;
-      this.#write();
     };
     const init = { status: live.status, headers };
     if (live.body && isStreamType(contentType)) {
@@ -270,8 +323,14 @@ export class Cassette {
         pull: async (controller) => {
           const { done, value } = await reader.read();
           if (done) {
+            // Written before the caller sees the end: a refusal (a secret in the stream) fails the read.
+            try {
+              complete({ status: live.status, headers, body: { chunks } });
+            } catch (error) {
+              controller.error(error);
+              return;
+            }
             controller.close();
-            complete({ status: live.status, headers, body: { chunks } });
             return;
           }
           chunks.push(scrubChunk(value));

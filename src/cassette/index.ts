@@ -27,7 +27,9 @@ export {
   type StoredResponseBody,
 } from "./format.js";
 export {
-  canonicalRequest,
+  keyedRequest,
+  keptHeaders,
+  fingerprint,
   canonicalUrl,
   requestKey as wireRequestKey,
   endpointOf as wireEndpoint,
@@ -40,4 +42,5 @@ export {
 } from "./request.js";
 export { requestDifferences, wordDiff } from "./diff.js";
 export { responseBytes } from "./body.js";
+export { besideSource, safeFileName } from "./naming.js";
 export { CassetteError, CassetteMissError } from "../errors/index.js";

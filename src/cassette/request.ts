@@ -28,12 +28,20 @@ export interface KeyingOptions {
   /** Request headers kept besides KEPT_REQUEST_HEADERS (lower-case names). */
   keepHeaders?: readonly string[];
   normalise?: readonly RequestNormaliser[];
-  /** Applied last, to every string of the canonical request (redaction). */
-  scrub?: (value: CanonicalRequest) => CanonicalRequest;
+  /**
+   * Redaction, as a pass over the canonical JSON text (which, when it changes nothing, is all
+   * the work) and the same per string of the request (when it does).
+   */
+  scrub?: { text: (text: string) => string; value: <T>(value: T) => T };
 }
+
+const URL_CACHE_LIMIT = 256;
+const urlCache = new Map<string, string>();
 
 /** The URL as stored and keyed: no user or password, no credential parameters, no fragment, the query sorted. */
 export function canonicalUrl(raw: string): string {
+  const cached = urlCache.get(raw);
+  if (cached !== undefined) return cached;
   const url = new URL(raw);
   url.username = "";
   url.password = "";
@@ -41,17 +49,23 @@ export function canonicalUrl(raw: string): string {
   const params = [...url.searchParams].filter(([name]) => !CREDENTIAL_PARAMETER.test(name));
   params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
   url.search = new URLSearchParams(params).toString();
+  // A handful of endpoints serve a whole run: remember them, boundedly.
+  if (urlCache.size >= URL_CACHE_LIMIT) urlCache.clear();
+  urlCache.set(raw, url.href);
   return url.href;
 }
 
-/** The request's body as stored: JSON canonicalised (sorted keys), anything else exactly. */
-export function canonicalBody(bytes: Uint8Array | undefined, contentType: string | undefined): StoredBody | undefined {
-  if (!bytes || bytes.length === 0) return undefined;
-  const text = utf8(bytes);
-  if (text === undefined) return { base64: base64(bytes) };
+/** The request's body: JSON as its value (keyed by its canonical JSON, so key order never matters), anything else exactly. */
+export function canonicalBody(body: Uint8Array | string | undefined, contentType: string | undefined): StoredBody | undefined {
+  if (body === undefined || body.length === 0) return undefined;
+  const text = typeof body === "string" ? body : utf8(body);
+  if (text === undefined) return { base64: base64(body as Uint8Array) };
   if (contentType === undefined || isJsonType(contentType)) {
     try {
-      return { json: JSON.parse(canonicalJson(JSON.parse(text))) as unknown };
+      const value = JSON.parse(text) as unknown;
+      // A value canonical JSON cannot carry as it is (1e400 is Infinity) is kept as text.
+      canonicalJson(value);
+      return { json: value };
     } catch {
       // Not JSON after all: kept as the text it is.
     }
@@ -59,25 +73,59 @@ export function canonicalBody(bytes: Uint8Array | undefined, contentType: string
   return { text };
 }
 
-export function canonicalRequest(
-  method: string,
-  url: string,
-  headers: Headers,
-  body: Uint8Array | undefined,
-  options: KeyingOptions = {},
-): CanonicalRequest {
+/** The request headers that enter the key, by name in sorted order; never a credential. */
+export function keptHeaders(headers: Headers, extra: readonly string[] | undefined): Record<string, string> {
   const kept: Record<string, string> = {};
-  const names = options.keepHeaders ? [...KEPT_REQUEST_HEADERS, ...options.keepHeaders.map((name) => name.toLowerCase())] : KEPT_REQUEST_HEADERS;
-  for (const name of [...new Set(names)].sort()) {
+  const names = extra ? [...new Set([...KEPT_REQUEST_HEADERS, ...extra.map((name) => name.toLowerCase())])].sort() : KEPT_REQUEST_HEADERS;
+  for (const name of names) {
     if (CREDENTIAL_HEADER.test(name)) continue;
     const value = headers.get(name);
     if (value !== null) kept[name] = value;
   }
-  const contentType = headers.get("content-type") ?? undefined;
-  const storedBody = canonicalBody(body, contentType);
+  return kept;
+}
+
+/**
+ * What a request looks like before any parsing: method, canonical URL, kept headers and the
+ * body's exact text. Two requests with one fingerprint have one canonical form, so a cassette
+ * finds a recorded request by it without parsing, sorting or hashing (see Cassette).
+ */
+export function fingerprint(method: string, url: string, headers: Record<string, string>, body: string): string {
+  let text = `${method.toUpperCase()}\u0000${url}`;
+  for (const name in headers) text += `\u0000${name}:${headers[name]}`;
+  return `${text}\u0000\u0000${body}`;
+}
+
+/** A stored request's fingerprint: its body as its client wrote it (JSON.stringify of the value as stored). */
+export function storedFingerprint(request: CanonicalRequest): string | undefined {
+  const body = request.body;
+  if (body && "base64" in body) return undefined;
+  const text = body === undefined ? "" : "json" in body ? JSON.stringify(body.json) : body.text;
+  return fingerprint(request.method, request.url, request.headers, text);
+}
+
+/**
+ * A request's canonical form, its canonical JSON text and its key (sha256 of the text).  The form is
+ * stored as it is — a JSON body keeps the key order its client wrote, which keeps the file
+ * readable and the fingerprint exact — and `requestKey(form) === key` holds (loading checks it).
+ */
+export function keyedRequest(
+  method: string,
+  url: string,
+  headers: Headers,
+  body: Uint8Array | string | undefined,
+  options: KeyingOptions = {},
+): { request: CanonicalRequest; key: string; text: string } {
+  const kept = keptHeaders(headers, options.keepHeaders);
+  const storedBody = canonicalBody(body, headers.get("content-type") ?? undefined);
   let request: CanonicalRequest = { method: method.toUpperCase(), url: canonicalUrl(url), headers: kept, ...(storedBody ? { body: storedBody } : {}) };
   for (const normalise of options.normalise ?? []) request = normalise(request);
-  return options.scrub ? options.scrub(request) : request;
+  let text = canonicalJson(request);
+  if (options.scrub && options.scrub.text(text) !== text) {
+    request = options.scrub.value(request);
+    text = canonicalJson(request);
+  }
+  return { request, key: sha256(text), text };
 }
 
 /** sha256 over the canonical request's canonical JSON. */

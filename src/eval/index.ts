@@ -44,5 +44,6 @@ export { registerScorer, getScorer, hasScorer, listScorers } from "../../scorers
 export { runEvalSuite, selectCases, shardCases, parseShard, type SuiteOptions, type Shard } from "./suite.js";
 export { runCases, watchUncaught, type PlannedCase, type RunCasesOptions } from "./runner/index.js";
 export { loadEvalFiles, discoverEvalFiles, type LoadedFile } from "./loader/index.js";
+export { caseCassettes, type CaseCassettes, type CaseCassetteOptions } from "./cassettes.js";
 export { NetworkGuard, suiteScope, type SuiteScope, type CaseScope } from "../sandbox/index.js";
 export * from "./report/index.js";

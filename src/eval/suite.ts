@@ -10,7 +10,7 @@ import type { RunContext } from "../context/index.js";
 import { NetworkGuard, suiteScope, type SuiteScope } from "../sandbox/index.js";
 import { loadEvalFiles, type LoadedFile } from "./loader/index.js";
 import { caseSelector, compareReports, REPORT_FORMAT, REPORT_VERSION, summarise, type CaseResult, type EvalReport, type FileResult } from "./report/index.js";
-import { DEFAULT_TIMEOUT_MS, runCases, watchUncaught, type PlannedCase, type RunCasesOptions } from "./runner/index.js";
+import { DEFAULT_TIMEOUT_MS, runCases, watchUncaught, type CaseCassetteSeam, type PlannedCase, type RunCasesOptions } from "./runner/index.js";
 
 export interface Shard {
   /** 1-based. */
@@ -45,6 +45,10 @@ export interface SuiteOptions extends Pick<RunCasesOptions, "mode" | "concurrenc
   /** Each file once loaded, with those of its cases that will run; called for every file before any case runs. */
   onFileLoaded?: (file: LoadedFile, planned: readonly PlannedCase[]) => void;
   onCaseDone?: (result: CaseResult, done: number, total: number) => void;
+  /** Under --live: one cassette per case (see eval/cassettes.ts). */
+  cassettes?: CaseCassetteSeam;
+  /** The network is refused as under --mock, though the providers are live (a --replay, answered by cassettes). */
+  offline?: boolean;
 }
 
 export function parseShard(text: string): Shard {
@@ -84,9 +88,10 @@ export function shardCases(cases: readonly PlannedCase[], shard: Shard | undefin
 
 export async function runEvalSuite(options: SuiteOptions): Promise<EvalReport> {
   const started = performance.now();
-  const scope = options.scope ?? suiteScope(options.mode === "mock");
-  // Under --mock nothing may reach the network, from the moment eval files load.
-  const guard = options.mode === "mock" ? new NetworkGuard(scope) : undefined;
+  const offline = options.mode === "mock" || options.offline === true;
+  const scope = options.scope ?? suiteScope(offline);
+  // Under --mock (and --replay) nothing may reach the network, from the moment eval files load.
+  const guard = offline ? new NetworkGuard(scope) : undefined;
   guard?.install();
   // An error thrown by an eval file's own code and never handled (say, a timer its top level
   // set) is reported, not left to end the process with a code the report does not show.
@@ -129,6 +134,7 @@ async function runGuarded(options: SuiteOptions, started: number, scope: SuiteSc
     ...(options.liveContext ? { liveContext: options.liveContext } : {}),
     ...(options.onCaseDone ? { onCaseDone: options.onCaseDone } : {}),
     ...(guard ? { guard } : {}),
+    ...(options.cassettes ? { cassettes: options.cassettes } : {}),
     scope,
   });
   const errors: { code: string; message: string }[] = [];

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { AgentRun, type AgentDefinition } from "../agent/index.js";
-import type { Bundle } from "../bundle/index.js";
-import { Cassette, cassetteFetch, ignoreBodyField } from "../cassette/index.js";
+import { Cassette, cassetteFetch, ignoreBodyField, parseCassette } from "../cassette/index.js";
+import { CASSETTE_ENTRY, type Bundle } from "../bundle/index.js";
 import { buildAgent, loadConfig, type LoadedConfig } from "../config/index.js";
 import { createRunContext, type Clock } from "../context/index.js";
 import type { GenerateOptions, LanguageModel, LlmRequest, Message, RunEvent, RunStore } from "../contracts/index.js";
@@ -134,7 +134,7 @@ export async function replayBundle(bundle: Bundle, options: ReplayOptions = {}):
     const mock = bundle.manifest.agent.mock ? join(work, ...bundle.manifest.agent.mock.split("/")) : undefined;
     const loaded = loadConfig(configFile, env);
     const wire = bundle.cassette !== undefined && !whatIf && (options.level ?? "wire") === "wire";
-    const cassette = wire ? openBundledCassette(bundle.cassette as Uint8Array, work, loaded) : undefined;
+    const cassette = wire ? openBundledCassette(bundle.cassette as Uint8Array, loaded) : undefined;
     let workspaces = 0;
     const agent: AgentDefinition = await buildAgent(loaded, {
       env,
@@ -208,13 +208,12 @@ export async function replayBundle(bundle: Bundle, options: ReplayOptions = {}):
   }
 }
 
-/** A strict-replay cassette over the bundled exchanges, keyed as the config keys them. */
-function openBundledCassette(bytes: Uint8Array, work: string, loaded: LoadedConfig): Cassette {
-  const file = join(work, "cassette.json");
-  writeFileSync(file, bytes);
+/** A strict-replay cassette over the bundled exchanges (in memory), keyed as the config keys them. */
+function openBundledCassette(bytes: Uint8Array, loaded: LoadedConfig): Cassette {
+  const document = parseCassette(Buffer.from(bytes).toString("utf8"), CASSETTE_ENTRY);
   const configured = loaded.config.cassette;
   const ignored = configured !== undefined && typeof configured !== "string" ? configured.ignore_body_fields : [];
-  return Cassette.open(file, { mode: "replay", ...(ignored.length ? { normalise: ignored.map(ignoreBodyField) } : {}) });
+  return Cassette.fromDocument(CASSETTE_ENTRY, document, { mode: "replay", ...(ignored.length ? { normalise: ignored.map(ignoreBodyField) } : {}) });
 }
 
 /** Strict replay never forwards; should a cassette try, the request fails instead of reaching the network. */

@@ -5,11 +5,13 @@
  *   interception layer answers is refused, in a case or outside one — the layer's "unhandled"
  *   policy (see interception.ts) — and so is every other socket connect
  *   (`net.Socket.prototype.connect`, which `tls`, `http2` and raw clients go through);
- * - inside a case, so are the other ways out: child processes (`child_process` spawn, exec,
- *   execFile, fork and their Sync forms), worker threads (`new Worker`), UDP datagrams
- *   (`dgram` Socket send and connect) and DNS queries (`dns.lookup`, `dns.resolve*`, a
- *   `Resolver`, and `dns.promises`). Outside a case they stay available: esbuild, which
- *   compiles TypeScript eval files, is a child process of its own.
+ * - so are the other ways out, in a case or outside one (an eval file's top level, a timer it
+ *   set): child processes (`child_process` spawn, exec, execFile, fork and their Sync forms,
+ *   and `ChildProcess.prototype.spawn` under them all), worker threads (`new Worker`, also
+ *   through `Worker.prototype.constructor`), the raw handles of `process.binding("tcp_wrap")`
+ *   and its kin (which nothing can intercept), UDP datagrams (`dgram` Socket send and connect)
+ *   and DNS queries (`dns.lookup`, `dns.resolve*`, a `Resolver`, and `dns.promises`). The one
+ *   exception is Retrace's own esbuild service, which compiles TypeScript eval files.
  *
  * A refusal is recorded on the case that made it (found through the scope, see scope.ts), which
  * then fails and says where it tried to go. One made by a case after it ended (a leftover
@@ -84,12 +86,6 @@ function guarded(): boolean {
   return scope === undefined || suiteOf(scope).guarded;
 }
 
-/** Whether the code running now is a --mock case's (still running, or a leftover of one). */
-function inGuardedCase(): boolean {
-  const scope = currentScope();
-  return scope?.kind === "case" && scope.suite.guarded;
-}
-
 function refuse(state: Shared, target: string): NetworkBlockedError {
   const scope = currentScope();
   if (scope?.kind === "case") {
@@ -106,7 +102,7 @@ function refuse(state: Shared, target: string): NetworkBlockedError {
 function patch(state: Shared): () => void {
   const refuseHere = (target: string): NetworkBlockedError => refuse(state, target);
   const removePolicy = addUnhandledPolicy((request) => (guarded() ? refuseHere(`${request.method} ${request.url}`) : undefined));
-  const restoreRaw = patchRawNetwork(refuseHere, guarded, inGuardedCase);
+  const restoreRaw = patchRawNetwork(refuseHere, guarded);
   // `import { execFileSync } from "node:child_process"` (or `{ request }` from "node:http")
   // reads the ESM facade: bring it up to date.
   syncBuiltinESMExports();

@@ -57,38 +57,99 @@ const DNS_QUERIES = [
 ] as const;
 
 /**
- * Patches every way out that is not HTTP; returns the undo. `refuse` records an attempt and
- * gives the error to throw; `guarded` says whether the running code is refused the network,
- * `inGuardedCase` whether it is a --mock case's (child processes and the like stay available to
- * the suite itself).
+ * Bindings of `process.binding` that open sockets or processes below every module a guard can
+ * patch (`tcp_wrap` gives a raw TCP handle): they cannot be intercepted, so they are refused.
  */
-export function patchRawNetwork(refuse: Refuse, guarded: () => boolean, inGuardedCase: () => boolean): () => void {
+const RAW_BINDINGS = new Set(["tcp_wrap", "udp_wrap", "pipe_wrap", "tls_wrap", "stream_wrap", "js_stream", "cares_wrap", "process_wrap", "spawn_sync"]);
+
+/**
+ * Retrace's own esbuild service (it compiles TypeScript eval files): the `esbuild` binary
+ * started with `--service=<version>`. It is the one child process code no suite owns may start
+ * under a guard.
+ */
+function isEsbuildService(file: unknown, args: unknown): boolean {
+  return typeof file === "string" && /(?:^|[\\/])esbuild(?:\.exe)?$/.test(file) && Array.isArray(args) && args.some((arg) => typeof arg === "string" && arg.startsWith("--service="));
+}
+
+/**
+ * Patches every way out that is not HTTP; returns the undo. `refuse` records an attempt and
+ * gives the error to throw; `guarded` says whether the running code is refused the network: a
+ * --mock case's code, and code no suite owns (an eval file's top level, a timer it set).
+ */
+export function patchRawNetwork(refuse: Refuse, guarded: () => boolean): () => void {
   const undo: (() => void)[] = [];
   undo.push(wrap(net.Socket.prototype, "connect", guarded, describeConnect, refuse));
 
-  for (const name of CHILD_PROCESS) undo.push(wrap(childProcess, name, inGuardedCase, (args) => `a child process (${name} ${describeCommand(args)})`, refuse));
+  // The exported functions, and the method under all of them (`new ChildProcess().spawn({ file })`).
+  for (const name of CHILD_PROCESS) {
+    const holder = childProcess as unknown as Record<string, unknown>;
+    const original = holder[name];
+    if (typeof original !== "function") continue;
+    const checked = {
+      [name](this: unknown, ...args: unknown[]): unknown {
+        if (guarded() && !isEsbuildService(args[0], args[1])) throw refuse(`a child process (${name} ${describeCommand(args)})`);
+        return (original as Fn).apply(this, args);
+      },
+    }[name] as Fn;
+    holder[name] = checked;
+    undo.push(() => {
+      if (holder[name] === checked) holder[name] = original;
+    });
+  }
+  const prototype = childProcess.ChildProcess.prototype as unknown as Record<string, Fn>;
+  const originalSpawn = prototype["spawn"];
+  if (typeof originalSpawn === "function") {
+    const spawn = function spawn(this: unknown, ...args: unknown[]): unknown {
+      const options = (args[0] ?? {}) as { file?: unknown; args?: unknown };
+      if (guarded() && !isEsbuildService(options.file, options.args)) {
+        throw refuse(`a child process (ChildProcess.spawn ${describeCommand([options.file, Array.isArray(options.args) ? options.args.slice(1) : []])})`);
+      }
+      return originalSpawn.apply(this, args);
+    };
+    prototype["spawn"] = spawn;
+    undo.push(() => {
+      if (prototype["spawn"] === spawn) prototype["spawn"] = originalSpawn;
+    });
+  }
 
+  // `new Worker` through the module, and through the class itself (`Worker.prototype.constructor`).
   const OriginalWorker = workerThreads.Worker;
   const BlockedWorker: typeof OriginalWorker = new Proxy(OriginalWorker, {
     construct(target, args, newTarget): object {
-      if (inGuardedCase()) throw refuse(`a worker thread (new Worker(${describeWorker(args[0])}))`);
+      if (guarded()) throw refuse(`a worker thread (new Worker(${describeWorker(args[0])}))`);
       return Reflect.construct(target, args, newTarget === BlockedWorker ? target : newTarget) as object;
     },
   });
   (workerThreads as { Worker: unknown }).Worker = BlockedWorker;
+  const constructorOf = Object.getOwnPropertyDescriptor(OriginalWorker.prototype, "constructor");
+  Object.defineProperty(OriginalWorker.prototype, "constructor", { value: BlockedWorker, writable: true, configurable: true, enumerable: false });
   undo.push(() => {
     (workerThreads as { Worker: unknown }).Worker = OriginalWorker;
+    if (constructorOf) Object.defineProperty(OriginalWorker.prototype, "constructor", constructorOf);
   });
 
-  undo.push(wrap(dgram.Socket.prototype, "send", inGuardedCase, (args) => `UDP ${describeDatagram(args)}`, refuse));
-  undo.push(wrap(dgram.Socket.prototype, "connect", inGuardedCase, (args) => `UDP ${describeUdpConnect(args)}`, refuse));
+  const processWithBinding = process as unknown as { binding?: Fn };
+  const originalBinding = processWithBinding.binding;
+  if (typeof originalBinding === "function") {
+    const binding = function binding(this: unknown, ...args: unknown[]): unknown {
+      if (RAW_BINDINGS.has(String(args[0])) && guarded()) throw refuse(`process.binding(${JSON.stringify(String(args[0]))})`);
+      return originalBinding.apply(this, args);
+    };
+    processWithBinding.binding = binding;
+    undo.push(() => {
+      if (processWithBinding.binding === binding) processWithBinding.binding = originalBinding;
+    });
+  }
+
+  undo.push(wrap(dgram.Socket.prototype, "send", guarded, (args) => `UDP ${describeDatagram(args)}`, refuse));
+  undo.push(wrap(dgram.Socket.prototype, "connect", guarded, (args) => `UDP ${describeUdpConnect(args)}`, refuse));
 
   for (const name of DNS_QUERIES) {
     const describe = (args: unknown[]) => `DNS ${name} ${describeHost(args[0])}`;
-    undo.push(wrap(dns, name, inGuardedCase, describe, refuse));
-    undo.push(wrap(dns.Resolver.prototype, name, inGuardedCase, describe, refuse));
-    undo.push(wrap(dns.promises, name, inGuardedCase, describe, refuse, true));
-    undo.push(wrap(dns.promises.Resolver.prototype, name, inGuardedCase, describe, refuse, true));
+    undo.push(wrap(dns, name, guarded, describe, refuse));
+    undo.push(wrap(dns.Resolver.prototype, name, guarded, describe, refuse));
+    undo.push(wrap(dns.promises, name, guarded, describe, refuse, true));
+    undo.push(wrap(dns.promises.Resolver.prototype, name, guarded, describe, refuse, true));
   }
   return () => {
     for (const step of undo.reverse()) step();

@@ -128,3 +128,4 @@ declare module "vitest" {
 expect.extend(retraceMatchers);
 
 export { viewRun, type RunView };
+export { useCassette, cassettePathFor, type UseCassetteOptions } from "./use-cassette.js";

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Cassette, CassetteError, CassetteMissError, cassetteFetch, ignoreBodyField, readCassette } from "../../src/cassette/index.js";
+import { Cassette, CassetteError, CassetteMissError, cassetteFetch, ignoreBodyField, parseCassette, readCassette } from "../../src/cassette/index.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -148,5 +148,19 @@ describe("a cassette", () => {
     rmSync(file);
     expect(refused).toBeDefined();
     expect(() => Cassette.open(file, { mode: "replay" })).toThrow(/no cassette to replay/);
+  });
+});
+
+describe("a cassette from memory", () => {
+  it("replays a parsed document (as a bundle holds one) without reading a file", async () => {
+    const file = tempFile();
+    const recorder = Cassette.open(file, { mode: "record" });
+    await post(cassetteFetch(recorder, upstream(() => Response.json({ from: "memory" })).fetch), { q: 1 });
+    recorder.close();
+    const document = parseCassette(readFileSync(file, "utf8"), "bundle:cassette.json");
+    rmSync(file);
+    const player = Cassette.fromDocument("bundle:cassette.json", document, { mode: "replay" });
+    expect(await (await post(cassetteFetch(player, () => Promise.reject(new Error("network"))), { q: 1 })).json()).toEqual({ from: "memory" });
+    expect(player.close()).toMatchObject({ served: 1, unused: [] });
   });
 });

@@ -13,6 +13,8 @@ import { NetworkGuard, parseShard, runEvalSuite, suiteScope, watchUncaught, type
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import { processIO, type CliIO } from "../io.js";
+import { cassetteSecrets, parseCassetteMode, parseTiming } from "../cassette.js";
+import type { CassetteMode } from "../../cassette/index.js";
 
 export const evalTestHelp = `retrace eval-test [paths...] [--mock | --live] [options]     (alias: retrace eval)
 
@@ -23,6 +25,13 @@ Modes:
                          case); runs kept in memory, and Retrace's file tools write only to each
                          case's temp copy of the workspace (your own code in a case is not sandboxed)
   --live                 the configured providers (API keys needed)
+  --record               --live, and record each case's HTTP traffic (its LLM judge's too) to a
+                         cassette beside its eval file: __cassettes__/<file>/<case>.json (file without .ts)
+  --replay               answer each case from its cassette: no key, and the network refused as
+                         under --mock; a case with no cassette fails and says how to record it
+  --cassette-mode <m>    with --live: record, auto (replay what is recorded, record the rest),
+                         replay or update (re-record, dropping entries no longer used)
+  --timing <t>           replayed streams: instant (default), recorded, or a factor (0.5)
 
 Selecting:
   --tags <a,b>           cases with any of these tags; "!tag" excludes (repeatable)
@@ -138,9 +147,14 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
     "keep-runs": { type: "string" },
     reporter: { type: "string", multiple: true },
     baseline: { type: "string" },
+    record: { type: "boolean", default: false },
+    replay: { type: "boolean", default: false },
+    "cassette-mode": { type: "string" },
+    timing: { type: "string" },
   });
   if (values.mock && values.live) throw new UsageError("eval-test: choose --mock or --live, not both");
-  const mode = values.live ? "live" : "mock";
+  const cassetteMode = evalCassetteMode(values);
+  const mode = values.live || cassetteMode !== undefined ? "live" : "mock";
   if (mode === "mock" && values.db) {
     throw new UsageError("eval-test: --db keeps --live runs; to keep --mock runs for retrace trace, use --keep-runs <file.db>");
   }
@@ -153,6 +167,13 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
   const repeat = positiveInteger("--repeat", values.repeat);
   const bail = positiveInteger("--bail", values.bail, true);
   const baseline = readBaseline(values.baseline, io.cwd);
+  const timing = parseTiming("eval-test", values.timing);
+  if (timing !== undefined && cassetteMode === undefined) throw new UsageError("eval-test: --timing paces replayed cassettes: add --replay (or --cassette-mode)");
+  const cassettes =
+    cassetteMode === undefined || cassetteMode === "live"
+      ? undefined
+      : (await import("../../eval/cassettes.js")).caseCassettes({ mode: cassetteMode, ...(timing !== undefined ? { timing } : {}), secrets: cassetteSecrets(undefined, io.env) });
+  const offline = cassetteMode === "replay";
 
   // A reporter without a file writes to stdout, and then the console reporter steps aside.
   const consoleReporter = reporters.some(writesToStdout) ? undefined : new ConsoleReporter(consoleTarget(io));
@@ -168,7 +189,7 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
   // The suite's scope, kept by this process to its end: under --mock the network stays refused
   // after the suite (a case's leftover timer gets nothing in the moments before the process
   // exits), and an error thrown then cannot change the exit code the report gave.
-  const scope = io === processIO ? suiteScope(mode === "mock") : undefined;
+  const scope = io === processIO ? suiteScope(mode === "mock" || offline) : undefined;
   if (scope) holdUntilExit(scope, io);
   consoleReporter?.start(mode);
   let report: EvalReport;
@@ -191,6 +212,8 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
       ...(runStore !== undefined ? { runStore } : {}),
       ...(baseline ? { baseline } : {}),
       ...(scope ? { scope } : {}),
+      ...(cassettes ? { cassettes } : {}),
+      ...(offline ? { offline } : {}),
       ...(consoleReporter
         ? {
             onFileLoaded: (file, planned) => consoleReporter.fileLoaded(file, planned),
@@ -214,6 +237,16 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
     setTimeout(() => process.exit(report.summary.exitCode), 250).unref();
   }
   return report.summary.exitCode;
+}
+
+/** --record, --replay and --cassette-mode as one cassette mode; undefined without cassettes. */
+function evalCassetteMode(values: { mock: boolean; record: boolean; replay: boolean; "cassette-mode"?: string | undefined }): CassetteMode | undefined {
+  const given = [values.record && "--record", values.replay && "--replay", values["cassette-mode"] !== undefined && "--cassette-mode"].filter(Boolean);
+  if (given.length > 1) throw new UsageError(`eval-test: choose one of ${given.join(", ")}`);
+  if (given.length && values.mock) throw new UsageError(`eval-test: ${given[0]} works with the configured providers; --mock answers from scripts (drop one of them)`);
+  if (values.record) return "record";
+  if (values.replay) return "replay";
+  return values["cassette-mode"] === undefined ? undefined : parseCassetteMode("eval-test", values["cassette-mode"]);
 }
 
 /**

@@ -87,7 +87,9 @@ export async function runAttempt(
   // One deadline for the whole case: its turns, its body and the scoring of its assertions.
   const deadline = new Deadline(deadlines, timeoutMs, controller);
   let t: EvalContext | undefined;
+  let cassette: { finish(): { errors: string[]; notes: string[] } } | undefined;
   try {
+    cassette = options.cassettes?.open(task.planned, scope);
     // A case that names a bundle starts from its replay; the assertions read the replayed log.
     const replayed = spec.replay !== undefined ? await replayCase(spec, prepared, store, runId) : undefined;
     if (replayed) {
@@ -137,6 +139,12 @@ export async function runAttempt(
       assertions.push(...unsettledAssertions(body, assertions.length, "did not settle before the case's deadline"));
     }
     closeContext(body);
+    if (cassette) {
+      const closed = cassette.finish();
+      cassette = undefined;
+      errors.push(...closed.errors);
+      notes.push(...closed.notes);
+    }
     if (options.mode === "mock" && options.keep) {
       const problem = keepRuns(store, options.keep);
       if (problem) errors.push(problem);
@@ -196,6 +204,12 @@ export async function runAttempt(
       },
     };
   } finally {
+    // A case that failed before its scoring still closes its cassette (what it recorded is kept).
+    try {
+      cassette?.finish();
+    } catch {
+      // Already reported as the case's failure.
+    }
     deadline.cancel();
     if (t) closeContext(t);
     // Aborting costs a DOMException; the controller is aborted only by a timeout, which already did.

@@ -1,7 +1,7 @@
 /** What the runner is asked to run, and how. */
 import type { RunContext } from "../../context/index.js";
 import type { RunStore } from "../../contracts/index.js";
-import type { NetworkGuard, SuiteScope } from "../../sandbox/index.js";
+import type { CaseScope, NetworkGuard, SuiteScope } from "../../sandbox/index.js";
 import type { CaseResult } from "../report/index.js";
 import type { EvalCase } from "../dsl/index.js";
 import type { EvalMode } from "./setup.js";
@@ -50,6 +50,20 @@ export interface RunCasesOptions {
    * uncaught errors). Default: the guard's, or a new one.
    */
   scope?: SuiteScope;
+  /** Under --live: one cassette per case (--record, --replay, --cassette-mode). */
+  cassettes?: CaseCassetteSeam;
+}
+
+/**
+ * Per-case cassettes (src/eval/cassettes.ts): the runner builds the agents with `fetch`, opens
+ * a case's cassette for its scope before the case runs, and finishes it after the scoring.
+ */
+export interface CaseCassetteSeam {
+  readonly fetch: typeof fetch;
+  /** Agents need no key (every answer comes from a cassette). */
+  readonly keyless: boolean;
+  /** Throws (a RetraceError) when the case cannot have its cassette: the case then fails, saying why. */
+  open(planned: PlannedCase, scope: CaseScope): { finish(): { errors: string[]; notes: string[] } };
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

@@ -27,7 +27,7 @@ function defaultConcurrency(mode: EvalMode): number {
 }
 
 export async function runCases(cases: readonly PlannedCase[], options: RunCasesOptions): Promise<CaseResult[]> {
-  const setup = new SuiteSetup(options.mode, options.env ?? process.env);
+  const setup = new SuiteSetup(options.mode, options.env ?? process.env, options.cassettes ? { fetch: options.cassettes.fetch, keyless: options.cassettes.keyless } : {});
   const repeat = Math.max(1, options.repeat ?? 1);
   const threshold = options.threshold ?? 0;
   const attempts: AttemptResult[][] = cases.map(() => []);

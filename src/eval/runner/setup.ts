@@ -54,9 +54,13 @@ export class SuiteSetup {
   readonly #inlineScripts = new WeakMap<object, Script | Error>();
   readonly #agents = new Map<LoadedConfig, Promise<AgentDefinition>>();
 
-  constructor(mode: EvalMode, env: Readonly<Record<string, string | undefined>>) {
+  /** What every live agent is built with: a cassette's fetch, and whether a key is needed. */
+  readonly #buildOptions: { fetch?: typeof fetch; keyless?: boolean };
+
+  constructor(mode: EvalMode, env: Readonly<Record<string, string | undefined>>, build: { fetch?: typeof fetch; keyless?: boolean } = {}) {
     this.mode = mode;
     this.env = env;
+    this.#buildOptions = mode === "live" ? build : {};
   }
 
   config(spec: EvalCase): LoadedConfig {
@@ -145,7 +149,7 @@ export class SuiteSetup {
         return copy;
       };
       try {
-        base = await buildAgent(loaded, { env: this.env, workspaceFor, ...(script ? { mock: script } : {}), ...(replayOnly ? { keyless: true } : {}) });
+        base = await buildAgent(loaded, { ...this.#buildOptions, env: this.env, workspaceFor, ...(script ? { mock: script } : {}), ...(replayOnly ? { keyless: true } : {}) });
       } catch (error) {
         if (tempDir) rmSync(tempDir, { recursive: true, force: true });
         throw error;
@@ -185,7 +189,7 @@ export class SuiteSetup {
     if (request.llm) {
       const { value, missing } = interpolateEnv({ name: "judge", llm: request.llm }, this.env);
       const config = validate(AgentConfigSchema, value, spec.file);
-      const judge = await buildAgent({ config, file: spec.file ?? "(judge)", baseDir, missingEnv: missing }, { env: this.env });
+      const judge = await buildAgent({ config, file: spec.file ?? "(judge)", baseDir, missingEnv: missing }, { ...this.#buildOptions, env: this.env });
       return judge.model;
     }
     return agentModel;
@@ -208,7 +212,7 @@ export class SuiteSetup {
   }
 
   #build(loaded: LoadedConfig): Promise<AgentDefinition> {
-    return buildAgent(loaded, { env: this.env, ...(this.mode === "mock" ? { model: NO_MODEL } : {}) });
+    return buildAgent(loaded, { ...this.#buildOptions, env: this.env, ...(this.mode === "mock" ? { model: NO_MODEL } : {}) });
   }
 }
 

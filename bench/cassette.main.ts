@@ -1,0 +1,3 @@
+import { benchCassette } from "./cassette.js";
+
+await benchCassette();
