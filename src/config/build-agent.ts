@@ -39,6 +39,14 @@ export interface BuildOptions {
    * configured folder. Evals use it to give every agent a temp copy of its workspace.
    */
   workspaceFor?: (loaded: LoadedConfig, configured: string) => string;
+  /**
+   * Replaces each agent's model once built — the top agent's and every sub-agent's — e.g. by a
+   * replay model that keeps the configured model's identity. Pass `keyless` with it when the
+   * replaced model never sends a request, so that no API key is needed.
+   */
+  modelFor?: (configured: LanguageModel, loaded: LoadedConfig) => LanguageModel;
+  /** Replaces each configured tool of every agent in the tree (sub-agents aside), e.g. by one that serves recorded results. */
+  toolFor?: (tool: AnyTool, loaded: LoadedConfig) => AnyTool;
 }
 
 const MAX_AGENT_DEPTH = 5;
@@ -122,7 +130,12 @@ function buildRetriever(loaded: LoadedConfig): Retriever | undefined {
   });
 }
 
-function buildTools(loaded: LoadedConfig, extra: readonly AnyTool[], workspaceFor?: BuildOptions["workspaceFor"], retriever?: Retriever): AnyTool[] {
+function buildTools(loaded: LoadedConfig, extra: readonly AnyTool[], workspaceFor?: BuildOptions["workspaceFor"], retriever?: Retriever, toolFor?: BuildOptions["toolFor"]): AnyTool[] {
+  const tools = configuredTools(loaded, extra, workspaceFor, retriever);
+  return toolFor ? tools.map((tool) => toolFor(tool, loaded)) : tools;
+}
+
+function configuredTools(loaded: LoadedConfig, extra: readonly AnyTool[], workspaceFor?: BuildOptions["workspaceFor"], retriever?: Retriever): AnyTool[] {
   const { config, baseDir, file } = loaded;
   const configured = resolve(baseDir, config.workspace ?? "workspace");
   const workspace = workspaceFor ? workspaceFor(loaded, configured) : configured;
@@ -248,9 +261,10 @@ function checkToolNames(loaded: LoadedConfig, tools: readonly AnyTool[]): void {
 async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: number, inherited: readonly string[]): Promise<AgentDefinition> {
   const { config } = loaded;
   const secrets = knownSecrets(loaded, options, inherited);
-  const model = await buildModel(loaded, options);
+  const built = await buildModel(loaded, options);
+  const model = options.modelFor ? options.modelFor(built, loaded) : built;
   const retriever = buildRetriever(loaded);
-  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor, retriever), ...(await buildSubAgents(loaded, options, depth, secrets))];
+  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor, retriever, options.toolFor), ...(await buildSubAgents(loaded, options, depth, secrets))];
   checkToolNames(loaded, tools);
   return {
     name: config.name,

@@ -231,6 +231,31 @@ export class ReportFormatError extends RetraceError {
   }
 }
 
+export type BundleErrorCode =
+  /** Not a gzip tarball, or one that ends early or has data after its end. */
+  | "bundle_malformed"
+  /** An entry name that is absolute, climbs with `..`, names a drive, or holds odd characters. */
+  | "bundle_path"
+  /** A link, device, FIFO or folder where only regular files belong. */
+  | "bundle_entry_type"
+  | "bundle_duplicate"
+  /** An entry, the total, or the number of entries over its limit (a gzip bomb stops here). */
+  | "bundle_too_large"
+  | "bundle_version"
+  /** The manifest disagrees with the content: a checksum, a size, a missing or extra entry, a run. */
+  | "bundle_mismatch"
+  /** JSON that is malformed or nested too deep, or events that are not a valid log. */
+  | "bundle_content"
+  /** Capture found a known secret in what it would write. */
+  | "bundle_secret";
+
+/** A bundle that cannot be captured or loaded; `place.entry` names the entry at fault. */
+export class BundleError extends RetraceError {
+  constructor(code: BundleErrorCode, message: string, place: ErrorPlace = {}) {
+    super(code, message, place);
+  }
+}
+
 // Cassettes (src/cassette/): recorded HTTP exchanges served back to the SDKs.
 
 /**
