@@ -12,7 +12,7 @@ export const REPORT_SCRIPT = CLIENT_COMMON + String.raw`
     if (!runId) return h("span", { cls: "muted" }, "no run");
     if (links[runId]) return h("a", { href: links[runId] }, "Timeline of run " + runId);
     if (report.runStore) return h("span", null, "Timeline: ", h("code", null, "retrace view " + runId + " --db " + report.runStore));
-    return h("span", { cls: "muted" }, "run " + runId + " was kept in memory only (keep it with --keep-runs <file.db>)");
+    return h("span", { cls: "muted" }, "run " + runId + ": the report names no run store (under --mock, keep runs with --keep-runs <file.db>; then retrace view " + runId + " --db <file.db>)");
   }
 
   function assertions(items) {
