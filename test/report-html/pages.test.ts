@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../src/contracts/index.js";
-import { buildTimeline, embedJson, escapeHtml, renderReportHtml, renderTimelineHtml, type TimelineModel } from "../../src/report-html/index.js";
+import type { Message, RunEvent, ToolCall } from "../../src/contracts/index.js";
+import { buildTimeline, embedJson, escapeHtml, renderReportHtml, renderTimelineHtml, type TimelineModel, type TimelineRow } from "../../src/report-html/index.js";
 import { HOSTILE, longRun, richRun, sampleReport, SECRET } from "./fixtures.js";
 
 /** The JSON the page embeds, read back the way the page's script reads it. */
@@ -16,7 +16,7 @@ function messagesOf(model: TimelineModel, runIndex: number, rowIndex: number): M
   const rows = model.runs[runIndex]?.rows ?? [];
   const chain = [];
   for (let i: number | null = rowIndex; i !== null; ) {
-    const row = rows[i];
+    const row: TimelineRow | undefined = rows[i];
     if (row?.k !== "model") throw new Error(`row ${i} is not a model call`);
     chain.unshift(row.msgs);
     i = row.msgs.from;
@@ -110,13 +110,13 @@ describe("the timeline model", () => {
   });
 
   it("gives back any sequence of requests, whether a conversation grows, shrinks or is rewritten", () => {
-    const message = fc.oneof(fc.record({ role: fc.constant("user" as const), content: fc.string({ maxLength: 3 }) }), fc.record({ role: fc.constant("assistant" as const), content: fc.string({ maxLength: 3 }), toolCalls: fc.constant([]) }));
+    const message = fc.oneof(fc.record({ role: fc.constant("user" as const), content: fc.string({ maxLength: 3 }) }), fc.record({ role: fc.constant("assistant" as const), content: fc.string({ maxLength: 3 }), toolCalls: fc.constant<ToolCall[]>([]) }));
     fc.assert(
       fc.property(fc.array(fc.array(message, { maxLength: 5 }), { minLength: 1, maxLength: 6 }), (conversations) => {
         const { events } = richRun();
         const started = events.find((event) => event.type === "llm.started");
         if (started?.type !== "llm.started") throw new Error("fixture has no model call");
-        const calls = conversations.map((messages, i) => ({ ...started, seq: i + 1, step: i + 1, request: { ...started.request, messages } }));
+        const calls: RunEvent[] = conversations.map((messages: Message[], i) => ({ ...started, seq: i + 1, step: i + 1, request: { ...started.request, messages } }));
         const model = buildTimeline({ events: calls });
         conversations.forEach((messages, i) => expect(messagesOf(model, 0, i)).toEqual(messages));
       }),
