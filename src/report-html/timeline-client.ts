@@ -17,7 +17,8 @@ export const TIMELINE_SCRIPT = CLIENT_COMMON + String.raw`
     var out = [];
     for (var j = chain.length - 1; j >= 0; j--) {
       var m = chain[j].msgs;
-      out.length = m.keep;
+      out.splice(m.keep, m.skip || 0);
+      out.length = m.keep + (m.take || 0);
       for (var k = 0; k < m.add.length; k++) out.push(m.add[k]);
     }
     return out;

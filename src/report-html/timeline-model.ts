@@ -16,10 +16,18 @@ export interface TimelineRunInput {
   children?: readonly TimelineRunInput[];
 }
 
+/**
+ * A request's messages as `base[0, keep) ++ base[keep + skip, keep + skip + take) ++ add`, where
+ * base is the messages of row `from`: a conversation that grew keeps everything and adds the
+ * new turns; one kept in a context window (first message, then the latest ones) keeps the first,
+ * skips what fell out of the window and takes the rest.
+ */
 export interface MessagesDelta {
-  /** Row index (in the same run) of the model call whose messages this request starts with; null: none. */
+  /** Row index (in the same run) of the model call whose messages this request builds on; null: none. */
   from: number | null;
   keep: number;
+  skip?: number;
+  take?: number;
   add: Message[];
 }
 
@@ -232,12 +240,7 @@ function foldRun(events: readonly RunEvent[], systems: Interned<string>, toolSet
       case "llm.started": {
         step = event.step;
         const { system, messages, tools: specs, ...params } = event.request;
-        let keep = 0;
-        if (previousModel) {
-          const before = previousModel.messages;
-          const limit = Math.min(before.length, messages.length);
-          while (keep < limit && sameJson(before[keep], messages[keep])) keep++;
-        }
+        const delta = previousModel ? deltaOf(previousModel.messages, messages) : { keep: 0, add: messages };
         const row: ModelRow = {
           k: "model",
           seqs: [event.seq],
@@ -247,7 +250,7 @@ function foldRun(events: readonly RunEvent[], systems: Interned<string>, toolSet
           key: event.requestKey,
           ...(system !== undefined ? { sys: systems.index(system) } : {}),
           tools: toolSets.index(specs),
-          msgs: { from: keep > 0 && previousModel ? previousModel.index : null, keep, add: messages.slice(keep) },
+          msgs: { from: previousModel && delta.keep + (delta.take ?? 0) > 0 ? previousModel.index : null, ...delta },
           params,
           cost: null,
           durationMs: null,
@@ -385,6 +388,22 @@ function foldRun(events: readonly RunEvent[], systems: Interned<string>, toolSet
     run.cost = cost;
   }
   return run;
+}
+
+/** How `messages` is built from `before`: the common start, then the longest run of `before` that continues it. */
+function deltaOf(before: readonly Message[], messages: readonly Message[]): Omit<MessagesDelta, "from"> {
+  let keep = 0;
+  const limit = Math.min(before.length, messages.length);
+  while (keep < limit && sameJson(before[keep], messages[keep])) keep++;
+  if (keep < messages.length && keep < before.length) {
+    for (let start = keep + 1; start < before.length; start++) {
+      if (!sameJson(before[start], messages[keep])) continue;
+      let take = 1;
+      while (start + take < before.length && keep + take < messages.length && sameJson(before[start + take], messages[keep + take])) take++;
+      return { keep, skip: start - keep, take, add: messages.slice(keep + take) };
+    }
+  }
+  return { keep, add: messages.slice(keep) };
 }
 
 function approvalOf(event: EventOf<"approval.requested" | "approval.granted" | "approval.denied" | "approval.expired">): Approval {

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderReportHtml, renderTimelineHtml } from "../../src/report-html/index.js";
 import { tempDir } from "../helpers.js";
-import { HOSTILE, longRun, richRun, sampleReport } from "../report-html/fixtures.js";
+import { HOSTILE, longRun, richRun, sampleReport, WINDOW } from "../report-html/fixtures.js";
 import { axeViolations, launchChromium, serious } from "./chromium.js";
 
 /**
@@ -155,6 +155,15 @@ describe("the HTML pages in Chromium", { timeout: 120_000 }, () => {
     expect(await more.innerText()).toMatch(/^Show more \(\d+ row\(s\) left\)$/);
     await more.click();
     expect(await page.locator(".rows > *").count()).toBeGreaterThan(drawn);
+    // A request sent in a context window is rebuilt exactly: the first message, then the latest.
+    const step50 = page.locator("details.model", { hasText: "step 50 " });
+    await step50.locator("summary").first().click();
+    const messages = step50.locator("details.part", { hasText: "Messages" });
+    await expect.poll(async () => (await messages.locator("summary").innerText()).replace(/\s+/g, " ")).toBe(`Messages (${WINDOW})`);
+    await messages.locator("summary").click();
+    await expect.poll(() => messages.locator("ol > li").count()).toBe(WINDOW);
+    expect(await messages.locator("ol > li").first().innerText()).toContain("Count, one step at a time.");
+    expect(await messages.locator("ol > li").last().innerText()).toContain("calculator call_49");
     const tool = page.locator("details.tool").nth(4);
     await tool.locator("summary").first().click();
     await expect.poll(() => tool.getByRole("button", { name: /^Show all [\d,]+ characters$/ }).count()).toBe(1);

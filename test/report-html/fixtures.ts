@@ -79,9 +79,12 @@ export function richRun(runId = "run_rich"): TimelineRunInput {
 }
 
 /**
- * A long run: `steps` model calls, each followed by one tool call, the conversation growing by
- * two messages a step (five events a step, plus the run's own).
+ * A long run: `steps` model calls, each followed by one tool call (five events a step, plus the
+ * run's own), the conversation growing by two messages a step and sent in a context window of
+ * WINDOW messages: the first, then the latest.
  */
+export const WINDOW = 20;
+
 export function longRun(steps: number, runId = "run_long"): TimelineRunInput {
   const payloads: Payload[] = [
     { type: "run.started", agent: { name: "long", digest: "d" }, model: { provider: "scripted", model: "scripted" }, seed: 0, config: {} },
@@ -91,7 +94,7 @@ export function longRun(steps: number, runId = "run_long"): TimelineRunInput {
   for (let step = 1; step <= steps; step++) {
     const callId = `call_${step}`;
     const call = { id: callId, name: "calculator", arguments: JSON.stringify({ expression: `${step}+1` }) };
-    payloads.push({ type: "llm.started", step, attempt: 1, requestKey: `key_${step}`, request: request([...messages]) });
+    payloads.push({ type: "llm.started", step, attempt: 1, requestKey: `key_${step}`, request: request(messages.length > WINDOW ? [messages[0] as Message, ...messages.slice(-WINDOW + 1)] : [...messages]) });
     payloads.push({ type: "llm.finished", step, attempt: 1, requestKey: `key_${step}`, response: { text: `Step ${step}: thinking about it.`, toolCalls: [call], stopReason: "tool_calls", usage: usage(100 + step * 3, 12) }, cost: 0.00001, durationMs: 50 + (step % 17) * 9 });
     payloads.push({ type: "tool.requested", step, callId, name: "calculator", args: { expression: `${step}+1` } });
     payloads.push({ type: "tool.started", callId, name: "calculator" });

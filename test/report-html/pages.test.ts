@@ -23,7 +23,8 @@ function messagesOf(model: TimelineModel, runIndex: number, rowIndex: number): M
   }
   const out: Message[] = [];
   for (const delta of chain) {
-    out.length = delta.keep;
+    out.splice(delta.keep, delta.skip ?? 0);
+    out.length = delta.keep + (delta.take ?? 0);
     out.push(...delta.add);
   }
   return out;
@@ -109,10 +110,23 @@ describe("the timeline model", () => {
     });
   });
 
+  it("keeps a conversation held in a context window as the first message, a slice of the one before, and the new turns", () => {
+    const { events } = richRun();
+    const started = events.find((event) => event.type === "llm.started");
+    if (started?.type !== "llm.started") throw new Error("fixture has no model call");
+    const all: Message[] = Array.from({ length: 30 }, (_, i) => ({ role: "user", content: `m${i}` }));
+    const windows = [0, 2, 4, 6].map((drop) => [all[0] as Message, ...all.slice(1 + drop, 11 + drop)]);
+    const model = buildTimeline({ events: windows.map((messages, i) => ({ ...started, seq: i + 1, step: i + 1, request: { ...started.request, messages } })) });
+    windows.forEach((messages, i) => expect(messagesOf(model, 0, i)).toEqual(messages));
+    const later = model.runs[0]?.rows[1];
+    expect(later?.k === "model" && later.msgs).toMatchObject({ from: 0, keep: 1, skip: 2, take: 8 });
+    expect(later?.k === "model" && later.msgs.add).toHaveLength(2);
+  });
+
   it("gives back any sequence of requests, whether a conversation grows, shrinks or is rewritten", () => {
     const message = fc.oneof(fc.record({ role: fc.constant("user" as const), content: fc.string({ maxLength: 3 }) }), fc.record({ role: fc.constant("assistant" as const), content: fc.string({ maxLength: 3 }), toolCalls: fc.constant<ToolCall[]>([]) }));
     fc.assert(
-      fc.property(fc.array(fc.array(message, { maxLength: 5 }), { minLength: 1, maxLength: 6 }), (conversations) => {
+      fc.property(fc.array(fc.array(message, { maxLength: 8 }), { minLength: 1, maxLength: 8 }), (conversations) => {
         const { events } = richRun();
         const started = events.find((event) => event.type === "llm.started");
         if (started?.type !== "llm.started") throw new Error("fixture has no model call");
