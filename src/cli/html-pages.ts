@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
+import { childRunId } from "../agent/sub-agent.js";
 import type { RunStore } from "../contracts/index.js";
 import type { EvalReport } from "../eval/report/schema.js";
 import { PROVIDER_KEY_VARIABLES } from "../redaction/index.js";
@@ -17,8 +18,8 @@ export function pageSecrets(env: Readonly<Record<string, string | undefined>>): 
 }
 
 /**
- * A run with the runs its sub-agent calls started, read from the store. A child's id is its
- * parent's plus the call id (see agent/sub-agent), so the log itself says where to look.
+ * A run with the runs its sub-agent calls started, read from the store. A child's id is derived
+ * from its parent's and the call's (childRunId), so the log itself says where to look.
  */
 export function readRunTree(store: RunStore, runId: string, depth = 0): TimelineRunInput {
   const events = store.read(runId);
@@ -27,7 +28,7 @@ export function readRunTree(store: RunStore, runId: string, depth = 0): Timeline
   if (depth < 32) {
     for (const event of events) {
       if (event.type !== "tool.requested") continue;
-      const childId = `${runId}.${event.callId}`;
+      const childId = childRunId(runId, event.callId);
       if (store.lastSeq(childId) > 0) children.push(readRunTree(store, childId, depth + 1));
     }
   }

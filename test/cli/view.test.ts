@@ -1,7 +1,11 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { AgentRun, subAgentTool } from "../../src/agent/index.js";
+import { SqliteRunStore } from "../../src/store/index.js";
+import type { AnyTool } from "../../src/tools/index.js";
 import { CASE, readJsonReport, retrace, suite } from "../eval/cli-helpers.js";
+import { scriptedAgent, tempDir, testContext } from "../helpers.js";
 import { processes } from "./run-cli.js";
 
 /** The page's embedded data, read back as its script reads it. */
@@ -62,7 +66,26 @@ describe("html pages from the CLI", () => {
     const page = await retrace(["view", "report.json"], { cwd: dir });
     expect([page.code, page.stdout]).toEqual([0, `${join(dir, "report.html")}\n`]);
     expect(readdirSync(join(dir, "report.runs")).sort()).toHaveLength(2);
+    // From another folder, the store the report names is found beside the report.
+    const elsewhere = await retrace(["view", join(dir, "report.json"), "-o", join(dir, "again.html")], { cwd: tempDir("retrace-elsewhere-") });
+    expect(elsewhere.code).toBe(0);
+    expect(Object.keys(pageData(join(dir, "again.html")).links as object)).toHaveLength(2);
   }, processes(4));
+
+  it("retrace view nests a sub-agent's run under the call that started it, read from a real store", async () => {
+    const dir = tempDir("retrace-view-");
+    const store = new SqliteRunStore(join(dir, "runs.db"));
+    const child = { ...scriptedAgent({ responses: [{ text: "child found it" }] }), name: "finder" };
+    const parent = scriptedAgent({ responses: [{ tool_calls: [{ name: "helper", arguments: { task: "look it up" } }] }, { text: "done" }] }, { tools: [subAgentTool("helper", child)] as AnyTool[] });
+    await AgentRun.start(parent, { store, context: testContext(), runId: "parent" }).send("go");
+    store.close();
+    const view = await retrace(["view", "parent", "--db", "runs.db", "-o", "parent.html"], { cwd: dir });
+    expect(view.code).toBe(0);
+    const model = (pageData(join(dir, "parent.html")) as { model: { runs: { runId: string; agent: string; parent?: { callId: string } }[] } }).model;
+    expect(model.runs.map((run) => run.agent)).toEqual(["test-agent", "finder"]);
+    const callRow = (model.runs[0] as unknown as { rows: { k: string; callId?: string; child?: number }[] }).rows.find((row) => row.k === "tool");
+    expect(callRow).toMatchObject({ callId: model.runs[1]?.parent?.callId, child: 1 });
+  }, processes(1));
 
   it("--open hands the page to $BROWSER without waiting for it", async () => {
     const dir = suite({ "pages.eval.ts": evalFile });

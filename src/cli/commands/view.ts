@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { basename, extname, resolve } from "node:path";
+import { existsSync, writeFileSync } from "node:fs";
+import { basename, dirname, extname, isAbsolute, resolve } from "node:path";
 import { RunError, UsageError } from "../../errors/index.js";
 import { readReport } from "../../eval/report/read.js";
 import { renderTimelineHtml } from "../../report-html/index.js";
@@ -39,8 +39,14 @@ export async function viewCommand(argv: string[], io: CliIO): Promise<ExitCode> 
   if (/\.(tgz|tar\.gz)$/i.test(target)) {
     throw new UsageError(`view: ${target} is a bundle, and this build has no bundle reader yet (src/bundle); view the run it was captured from by its id, or its eval report`);
   } else if (/\.json$/i.test(target)) {
-    const report = readReport(resolve(io.cwd, target));
-    const withStore = values.db !== undefined ? { ...report, runStore: values.db } : report;
+    const reportFile = resolve(io.cwd, target);
+    const report = readReport(reportFile);
+    // The report names its store as the eval's command line did; viewed from elsewhere, the
+    // store beside the report is the one meant.
+    const named = report.runStore;
+    const besideReport = named && !isAbsolute(named) && !existsSync(resolve(io.cwd, named)) ? resolve(dirname(reportFile), named) : undefined;
+    const runStore = values.db ?? (besideReport && existsSync(besideReport) ? besideReport : named);
+    const withStore = { ...report, runStore: runStore ?? null };
     file = resolve(io.cwd, values.output ?? `${target.slice(0, -extname(target).length)}.html`);
     writeHtmlReport(withStore, file, io);
   } else {
