@@ -191,6 +191,7 @@ export const TIMELINE_SCRIPT = CLIENT_COMMON + String.raw`
     var target = rowIndex >= 0 ? reveal(runIndex, rowIndex) : null;
     if (target) {
       target.classList.add("divergent");
+      if (target.tagName === "DETAILS") openDetails(target);
       target.setAttribute("aria-label", "divergent event " + d.seq);
       var go = document.getElementById("go-divergence");
       if (go) go.setAttribute("href", "#" + target.id);
