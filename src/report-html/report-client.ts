@@ -6,6 +6,7 @@ export const REPORT_SCRIPT = CLIENT_COMMON + String.raw`
   var report = D.report, links = D.links || {};
   var list = document.getElementById("cases");
   var shown = document.getElementById("shown");
+  var note = document.getElementById("filtered-by");
   var controls = { status: document.getElementById("f-status"), tag: document.getElementById("f-tag"), file: document.getElementById("f-file"), text: document.getElementById("f-text") };
 
   function timeline(runId) {
@@ -76,6 +77,13 @@ export const REPORT_SCRIPT = CLIENT_COMMON + String.raw`
     var count = 0;
     items.forEach(function (item) { var ok = matches(item); item.el.hidden = !ok; if (ok) count++; });
     shown.textContent = "Showing " + count + " of " + items.length + " case(s)";
+    // On paper the controls are gone: say what the list was filtered by.
+    var by = [];
+    if (controls.status.value) by.push("status " + controls.status.value);
+    if (controls.tag.value) by.push("tag " + controls.tag.value);
+    if (controls.file.value) by.push("file " + controls.file.value);
+    if (controls.text.value.trim()) by.push("text \u201c" + controls.text.value.trim() + "\u201d");
+    note.textContent = by.length ? "filtered by " + by.join(", ") : "";
   }
   ["status", "tag", "file"].forEach(function (name) { controls[name].addEventListener("change", apply); });
   controls.text.addEventListener("input", apply);

@@ -90,7 +90,7 @@ ${chart ? `<section aria-labelledby="chart-title"><h2 id="chart-title">Scores</h
 <label>File<select id="f-file">${options(files, "all")}</select></label>
 <label>Text<input id="f-text" type="search" placeholder="name, reason, error…"></label>
 </div>
-<p id="shown" aria-live="polite">${report.cases.length} case(s)</p>
+<p><span id="shown" aria-live="polite">${report.cases.length} case(s)</span> <span id="filtered-by" class="muted"></span></p>
 <noscript><p>The case list needs JavaScript; the report's data is in the script element with id retrace-data.</p></noscript>
 <div id="cases"></div>
 </section>

@@ -64,6 +64,7 @@ describe("the HTML pages in Chromium", { timeout: 120_000 }, () => {
 
     await page.selectOption("#f-status", "failed");
     expect(await page.locator("#shown").innerText()).toBe("Showing 2 of 5 case(s)");
+    expect(await page.locator("#filtered-by").innerText()).toBe("filtered by status failed");
     expect(await page.locator("details.case:visible").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-status")))).toEqual(["failed", "failed"]);
     await page.fill("#f-text", ".env");
     expect(await page.locator("#shown").innerText()).toBe("Showing 1 of 5 case(s)");
