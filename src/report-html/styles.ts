@@ -49,6 +49,9 @@ th { font-size: 12px; color: var(--muted); font-weight: 600; }
 .banner { border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin: 8px 0; }
 .banner.s-diverged { border-color: var(--fail); }
 .children { margin: 6px 0 6px 12px; padding-left: 10px; border-left: 3px solid var(--line); }
+.problems { margin: 4px 0; padding-left: 20px; }
+button.link { border: none; background: none; padding: 0; color: var(--link); text-decoration: underline; text-align: left; }
+section:empty { display: none; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media print {
   .controls, button, .no-print { display: none !important; }

@@ -181,6 +181,40 @@ export const TIMELINE_SCRIPT = CLIENT_COMMON + String.raw`
 
   renderRun(0, document.getElementById("timeline"));
 
+  /** What someone investigating a run looks for first, wherever it is in 10,000 rows. */
+  function problemOf(row) {
+    if (row.k === "model" && row.failed) return "model call failed: " + row.failed.kind;
+    if (row.k === "tool" && (row.status === "failed" || row.status === "blocked" || row.status === "unknown_outcome")) return row.name + " " + row.status.replace(/_/g, " ") + (row.blocked ? " (" + row.blocked.reason.replace(/_/g, " ") + ")" : row.error ? " (" + row.error.kind.replace(/_/g, " ") + ")" : "");
+    if (row.k === "tool" && row.guardrails.some(function (f) { return f.action === "block"; })) return row.name + ": guardrail block";
+    if (row.k === "guardrail" && row.firing.action === "block") return "guardrail block: " + row.firing.rule;
+    if (row.k === "finished" && row.status === "failed") return "run failed" + (row.error ? ": " + row.error.code : "");
+    return null;
+  }
+  function jump(runIndex, rowIndex) {
+    var target = reveal(runIndex, rowIndex);
+    if (!target) return;
+    if (target.tagName === "DETAILS") openDetails(target);
+    target.scrollIntoView({ block: "center" });
+    var focusable = target.querySelector("summary") || target;
+    if (!focusable.hasAttribute("tabindex") && focusable.tagName !== "SUMMARY") focusable.setAttribute("tabindex", "-1");
+    focusable.focus();
+  }
+  var problems = [];
+  runs.forEach(function (run, runIndex) {
+    run.rows.forEach(function (row, rowIndex) { var what = problemOf(row); if (what) problems.push({ run: runIndex, row: rowIndex, what: what, seq: row.seqs[0] }); });
+  });
+  var box = document.getElementById("problems");
+  if (box && problems.length) {
+    var SHOWN = 50;
+    box.appendChild(h("h2", { id: "problems-title" }, "Problems (" + problems.length + ")"));
+    box.appendChild(h("ul", { cls: "problems" }, problems.slice(0, SHOWN).map(function (p) {
+      var button = h("button", { type: "button", cls: "link" }, p.what + (p.run > 0 ? " in " + runs[p.run].runId : "") + " · #" + p.seq);
+      button.addEventListener("click", function () { jump(p.run, p.row); });
+      return h("li", null, button);
+    })));
+    if (problems.length > SHOWN) box.appendChild(h("p", { cls: "muted" }, (problems.length - SHOWN) + " more not listed."));
+  }
+
   var d = verdict && verdict.divergence;
   if (d) {
     var runIndex = Math.max(0, runs.findIndex(function (run) { return run.runId === d.runId; }));

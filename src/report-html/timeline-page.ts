@@ -91,6 +91,7 @@ ${root.error ? `<p class="banner s-failed">${escapeHtml(`${root.error.code}: ${r
 </header>
 <main>
 ${verdictBanner(verdict)}
+<section id="problems" aria-labelledby="problems-title"></section>
 ${charts(root)}
 <section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>
 <noscript><p>The timeline needs JavaScript; the run's data is in the script element with id retrace-data.</p></noscript>

@@ -128,6 +128,8 @@ describe("the HTML pages in Chromium", { timeout: 120_000 }, () => {
     await expect.poll(() => helper.innerText()).toContain("Child run run_rich.c3");
     expect(await helper.innerText()).toContain("docs/keys.md#1");
     expect(await page.locator("[data-kind=guardrail]").innerText()).toContain("no-refunds");
+    // The problems list leads to each: the first retry, the blocked write, the call with bad arguments.
+    expect(await page.locator("ul.problems button").allInnerTexts()).toEqual(["model call failed: rate_limit · #3", "write_file blocked (approval denied) · #12", "calculator failed (invalid arguments) · #20"]);
     await page.screenshot({ path: join(dir, "timeline.png"), fullPage: true });
     expect(serious(await axeViolations(page))).toEqual([]);
     await page.close();
@@ -146,9 +148,9 @@ describe("the HTML pages in Chromium", { timeout: 120_000 }, () => {
     await page.close();
   });
 
-  it("opens a 10,000-event run drawing only a first batch of rows, with long texts collapsed", async () => {
+  it("opens a 10,000-event run drawing only a first batch of rows, with long texts collapsed and its problems listed", async () => {
     const page = await open("long.html");
-    expect(await page.locator(".card", { hasText: "events" }).innerText()).toContain("10002");
+    expect(await page.locator(".card", { hasText: "events" }).innerText()).toContain("10004");
     const drawn = await page.locator(".rows > *").count();
     expect(drawn).toBeGreaterThan(0);
     expect(drawn).toBeLessThan(1000);
@@ -165,6 +167,9 @@ describe("the HTML pages in Chromium", { timeout: 120_000 }, () => {
     await expect.poll(() => messages.locator("ol > li").count()).toBe(WINDOW);
     expect(await messages.locator("ol > li").first().innerText()).toContain("Count, one step at a time.");
     expect(await messages.locator("ol > li").last().innerText()).toContain("calculator call_49");
+    // A problem far down the run: the problems list draws the rows down to it and opens it.
+    await page.locator("ul.problems button").first().click();
+    await expect.poll(() => page.locator("details.model[open]", { hasText: "model call failed" }).count()).toBe(1);
     const tool = page.locator("details.tool").nth(4);
     await tool.locator("summary").first().click();
     await expect.poll(() => tool.getByRole("button", { name: /^Show all [\d,]+ characters$/ }).count()).toBe(1);

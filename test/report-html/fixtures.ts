@@ -80,7 +80,7 @@ export function richRun(runId = "run_rich"): TimelineRunInput {
 
 /**
  * A long run: `steps` model calls, each followed by one tool call (five events a step, plus the
- * run's own), the conversation growing by two messages a step and sent in a context window of
+ * run's own, and one failed attempt before the last step but one), the conversation growing by two messages a step and sent in a context window of
  * WINDOW messages: the first, then the latest.
  */
 export const WINDOW = 20;
@@ -94,8 +94,15 @@ export function longRun(steps: number, runId = "run_long"): TimelineRunInput {
   for (let step = 1; step <= steps; step++) {
     const callId = `call_${step}`;
     const call = { id: callId, name: "calculator", arguments: JSON.stringify({ expression: `${step}+1` }) };
-    payloads.push({ type: "llm.started", step, attempt: 1, requestKey: `key_${step}`, request: request(messages.length > WINDOW ? [messages[0] as Message, ...messages.slice(-WINDOW + 1)] : [...messages]) });
-    payloads.push({ type: "llm.finished", step, attempt: 1, requestKey: `key_${step}`, response: { text: `Step ${step}: thinking about it.`, toolCalls: [call], stopReason: "tool_calls", usage: usage(100 + step * 3, 12) }, cost: 0.00001, durationMs: 50 + (step % 17) * 9 });
+    const sent = request(messages.length > WINDOW ? [messages[0] as Message, ...messages.slice(-WINDOW + 1)] : [...messages]);
+    // One failed attempt near the end, retried with the same request, for the problems list to find.
+    const attempt = step === steps - 1 ? 2 : 1;
+    if (attempt === 2) {
+      payloads.push({ type: "llm.started", step, attempt: 1, requestKey: `key_${step}`, request: sent });
+      payloads.push({ type: "llm.failed", step, attempt: 1, requestKey: `key_${step}`, error: { code: "server", kind: "server_error", message: "overloaded" }, retryInMs: 100 });
+    }
+    payloads.push({ type: "llm.started", step, attempt, requestKey: `key_${step}`, request: sent });
+    payloads.push({ type: "llm.finished", step, attempt, requestKey: `key_${step}`, response: { text: `Step ${step}: thinking about it.`, toolCalls: [call], stopReason: "tool_calls", usage: usage(100 + step * 3, 12) }, cost: 0.00001, durationMs: 50 + (step % 17) * 9 });
     payloads.push({ type: "tool.requested", step, callId, name: "calculator", args: { expression: `${step}+1` } });
     payloads.push({ type: "tool.started", callId, name: "calculator" });
     payloads.push({ type: "tool.finished", callId, name: "calculator", result: { result: step + 1, note: "x".repeat(step % 5 === 0 ? 3000 : 20) } });

@@ -103,7 +103,7 @@ describe("the timeline model", () => {
     expect(model.toolSets).toHaveLength(1);
     const requests = run.events.flatMap((event) => (event.type === "llm.started" ? [event.request.messages] : []));
     const rows = model.runs[0]?.rows.flatMap((row, index) => (row.k === "model" ? [{ row, index }] : [])) ?? [];
-    expect(rows).toHaveLength(60);
+    expect(rows).toHaveLength(61);
     rows.forEach(({ row, index }, n) => {
       expect(messagesOf(model, 0, index)).toEqual(requests[n]);
       expect(row.msgs.add.length).toBeLessThanOrEqual(2);
