@@ -76,6 +76,27 @@ describe("the eval report page", () => {
     expect(custom).toContain("[redacted]");
   });
 
+  it("keeps any text in the markup it writes itself (files, tags, load errors, a baseline's name) as text", () => {
+    const base = sampleReport();
+    const text = fc.tuple(fc.string(), fc.constantFrom("", "</script>", "<script>x()</script>", "<!--", "\u2028", HOSTILE), fc.string()).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(text, text, text, (file, tag, message) => {
+        const report = {
+          ...base,
+          errors: [{ code: "eval_no_match", message }],
+          files: [...base.files, { file, cases: 0, error: { code: "eval_load", message } }],
+          cases: base.cases.map((c) => ({ ...c, tags: [...c.tags, tag], file })),
+          comparison: { baseline: message, regressions: [], fixed: [], added: [file], removed: [], scoreChanges: [] },
+        };
+        const page = renderReportHtml(report);
+        expect(page.match(/<script/g)).toHaveLength(2);
+        expect(page.split(/<\/script>/)).toHaveLength(3);
+        expect((embedded(page) as { report: { errors: unknown } }).report.errors).toEqual([{ code: "eval_no_match", message: expect.any(String) }]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("draws the score per case as an SVG chart with an accessible name", () => {
     expect(page).toMatch(/<svg [^>]*role="img" aria-label="Score per case: 5 bar\(s\); from 0\.50 to 1\.00"/);
   });
