@@ -226,6 +226,9 @@ export const TIMELINE_SCRIPT = CLIENT_COMMON + String.raw`
     if (target) {
       target.classList.add("divergent");
       if (target.tagName === "DETAILS") openDetails(target);
+      var here = h("p", { cls: "banner s-diverged" }, badge("diverged", "diverged here"), " " + d.reason + " \u2014 ", h("a", { href: "#verdict-title" }, "see the request diff"));
+      var body = target.querySelector(".body");
+      if (body) body.insertBefore(here, body.firstChild); else target.appendChild(here);
       target.setAttribute("aria-label", "divergent event " + d.seq);
       var go = document.getElementById("go-divergence");
       if (go) go.setAttribute("href", "#" + target.id);

@@ -36,9 +36,13 @@ const clipped = (text: string) => (text.length > DIFF_TEXT ? `${text.slice(0, DI
 function verdictBanner(verdict: VerdictView | undefined): string {
   if (!verdict) return "";
   const d = verdict.divergence;
+  const words = d?.diff.some((item) => item.words !== undefined) ?? false;
   const diff = d?.diff.length
-    ? `<table><caption class="visually-hidden">Request diff</caption><thead><tr><th scope="col">Path</th><th scope="col">Recorded</th><th scope="col">Replayed</th></tr></thead><tbody>${d.diff
-        .map((item) => `<tr><td class="mono">${escapeHtml(item.path || "(whole value)")}</td><td><pre>${escapeHtml(clipped(shown(item.recorded)))}</pre></td><td><pre>${escapeHtml(clipped(shown(item.replayed)))}</pre></td></tr>`)
+    ? `<table><caption class="visually-hidden">Request diff</caption><thead><tr><th scope="col">Path</th>${words ? '<th scope="col">What changed</th>' : ""}<th scope="col">Recorded</th><th scope="col">Replayed</th></tr></thead><tbody>${d.diff
+        .map(
+          (item) =>
+            `<tr><td class="mono">${escapeHtml(item.path || "(whole value)")}</td>${words ? `<td><pre>${escapeHtml(clipped(item.words ?? ""))}</pre></td>` : ""}<td><pre>${escapeHtml(clipped(shown(item.recorded)))}</pre></td><td><pre>${escapeHtml(clipped(shown(item.replayed)))}</pre></td></tr>`,
+        )
         .join("")}</tbody></table>`
     : "";
   return `<section class="banner s-${verdict.status}" aria-labelledby="verdict-title"><h2 id="verdict-title">Replay: <span class="badge s-${verdict.status}">${verdict.status}</span></h2>

@@ -10,8 +10,8 @@ export interface DivergenceView {
   seq: number;
   /** For people: what differed (e.g. "the model request differs from the recorded one"). */
   reason: string;
-  /** The differences, one per JSON path. */
-  diff: readonly { path: string; recorded?: unknown; replayed?: unknown }[];
+  /** The differences, one per JSON path; `words`, for two texts, marks what changed: `a [-b-]{+c+}`. */
+  diff: readonly { path: string; recorded?: unknown; replayed?: unknown; words?: string }[];
 }
 
 export interface VerdictView {

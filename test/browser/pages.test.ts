@@ -141,6 +141,7 @@ describe("the HTML pages in Chromium", { timeout: 120_000 }, () => {
     expect(await marked.count()).toBe(1);
     expect(await marked.getAttribute("data-kind")).toBe("model");
     expect(await marked.innerText()).toContain("step 2");
+    expect(await marked.locator(".banner").innerText()).toMatch(/diverged here\s+request differs — see the request diff/);
     expect(await page.locator("#go-divergence").getAttribute("href")).toBe(`#${await marked.getAttribute("id")}`);
     expect(await page.locator(".banner table").innerText()).toContain("messages[2].content");
     expect(serious(await axeViolations(page))).toEqual([]);
