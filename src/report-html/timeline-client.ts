@@ -81,7 +81,7 @@ export const TIMELINE_SCRIPT = CLIENT_COMMON + String.raw`
   function chunks(list) {
     if (!list.length) return h("p", { cls: "muted" }, "No chunk retrieved.");
     return h("table", null, h("thead", null, h("tr", null, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Chunk"), h("th", { scope: "col" }, "Source"), h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, "Text"))),
-      h("tbody", null, list.map(function (c) { return h("tr", null, h("td", null, c.rank), h("td", { cls: "mono" }, c.id), h("td", null, c.source), h("td", null, c.score.toFixed(3)), h("td", { cls: "grow" }, longText(c.text))); })));
+      h("tbody", null, list.map(function (c) { return h("tr", null, h("td", null, c.rank), h("td", { cls: "mono" }, c.id), h("td", null, c.source, c.title ? h("div", { cls: "muted" }, c.title) : null, c.headings && c.headings.length ? h("div", { cls: "muted" }, c.headings.join(" \u203a ")) : null), h("td", null, c.score.toFixed(3)), h("td", { cls: "grow" }, longText(c.text))); })));
   }
 
   function toolRow(run, row) {
@@ -101,7 +101,7 @@ export const TIMELINE_SCRIPT = CLIENT_COMMON + String.raw`
       if (row.unknown) { body.appendChild(h("h4", null, "Outcome unknown")); body.appendChild(h("p", null, row.unknown)); }
       if (row.approvals.length) { body.appendChild(h("h4", null, "Approvals")); row.approvals.forEach(function (a) { body.appendChild(h("div", { cls: "row-note" }, badge(APPROVAL_STATUS[a.kind], a.kind), " " + approvalText(a))); }); }
       if (row.guardrails.length) { body.appendChild(h("h4", null, "Guardrails")); row.guardrails.forEach(function (f) { body.appendChild(firing(f)); }); }
-      row.retrievals.forEach(function (x) { body.appendChild(h("h4", null, "Retrieved by " + x.tool + " for \u201c" + clip(x.query, 120) + "\u201d")); body.appendChild(chunks(x.chunks)); });
+      row.retrievals.forEach(function (x) { body.appendChild(h("h4", null, "Retrieved by " + (x.tool || "the agent") + " for \u201c" + clip(x.query, 120) + "\u201d")); body.appendChild(chunks(x.chunks)); });
       if (row.child !== undefined) {
         var box = h("div", { cls: "children", role: "group", "aria-label": "child run " + runs[row.child].runId });
         body.appendChild(box);
@@ -116,7 +116,7 @@ export const TIMELINE_SCRIPT = CLIENT_COMMON + String.raw`
       case "started": return lazyDetails({ cls: "started" }, [badge("info", "run started"), h("span", { cls: "grow" }, "seed " + row.seed)], function (body) { body.appendChild(longText(json(row.config), "configuration")); if (row.source) body.appendChild(field("source", json(row.source))); });
       case "guardrail": return firing(row.firing);
       case "approval": return h("div", { cls: "row-note" }, badge(APPROVAL_STATUS[row.approval.kind], row.approval.kind), " " + row.callId + ": " + approvalText(row.approval));
-      case "retrieval": return lazyDetails({ cls: "retrieval" }, [badge("info", "retrieval"), h("span", { cls: "grow" }, row.tool + " \u201c" + clip(row.query, 100) + "\u201d")], function (body) { body.appendChild(chunks(row.chunks)); });
+      case "retrieval": return lazyDetails({ cls: "retrieval" }, [badge("info", row.mode === "augment" ? "retrieval before the model call" : "retrieval"), h("span", { cls: "grow" }, (row.tool ? row.tool + " " : "") + "\u201c" + clip(row.query, 100) + "\u201d"), h("span", { cls: "muted" }, row.chunks.length + " chunk(s)")], function (body) { body.appendChild(chunks(row.chunks)); });
       case "paused": return h("div", { cls: "row-note" }, badge("waiting", "paused"), " " + row.reason.replace(/_/g, " ") + ": " + row.pending.map(function (p) { return p.tool + " " + p.callId + (p.roles.length ? " (needs " + p.roles.join(" + ") + ")" : "") + (p.runId ? " in " + p.runId : ""); }).join(", "));
       case "resumed": return h("div", { cls: "row-note" }, badge("info", "resumed"));
       case "finished": return h("div", { cls: "row-note" }, h("div", null, badge(row.status, "run " + row.status), " " + row.steps + " step(s), " + tokens(row.usage) + " tokens, " + cost(row.cost)), row.error ? field("error", row.error.code + ": " + row.error.message) : null, row.output ? longText(row.output, "final answer") : null);

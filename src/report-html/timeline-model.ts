@@ -84,7 +84,7 @@ export interface ToolRow {
   unknown?: string;
   approvals: Approval[];
   guardrails: GuardrailFiring[];
-  retrievals: { seq: number; tool: string; query: string; chunks: RetrievedChunk[] }[];
+  retrievals: { seq: number; tool?: string; query: string; chunks: RetrievedChunk[] }[];
   /** Index into TimelineData.runs of the child run this call started. */
   child?: number;
 }
@@ -94,7 +94,8 @@ export type EventRow =
   | { k: "started"; seqs: number[]; t: number; seed: number; config: unknown; source?: unknown }
   | { k: "guardrail"; seqs: number[]; t: number; firing: GuardrailFiring; callId?: string }
   | { k: "approval"; seqs: number[]; t: number; callId: string; approval: Approval }
-  | { k: "retrieval"; seqs: number[]; t: number; callId: string; tool: string; query: string; chunks: RetrievedChunk[] }
+  /** A retrieval no tool call holds: the agent's own before a turn's model call (mode "augment"). */
+  | { k: "retrieval"; seqs: number[]; t: number; callId?: string; tool?: string; mode: "tool" | "augment"; query: string; chunks: RetrievedChunk[] }
   | { k: "paused"; seqs: number[]; t: number; reason: string; pending: { callId: string; tool: string; roles: string[]; runId?: string }[]; childRunId?: string }
   | { k: "resumed"; seqs: number[]; t: number }
   | { k: "finished"; seqs: number[]; t: number; status: string; output: string; error?: ErrorInfo; usage: Usage; cost: number | null; steps: number };
@@ -323,12 +324,14 @@ function foldRun(events: readonly RunEvent[], systems: Interned<string>, toolSet
         break;
       }
       case "retrieval": {
-        const retrieval = { seq: event.seq, tool: event.tool, query: event.query, chunks: event.chunks };
-        const row = tools.get(event.callId);
+        const retrieval = { seq: event.seq, ...(event.tool !== undefined ? { tool: event.tool } : {}), query: event.query, chunks: event.chunks };
+        const row = event.callId === undefined ? undefined : tools.get(event.callId);
         if (row) {
           row.seqs.push(event.seq);
           row.retrievals.push(retrieval);
-        } else rows.push({ k: "retrieval", seqs: [event.seq], t, callId: event.callId, tool: event.tool, query: event.query, chunks: event.chunks });
+        } else {
+          rows.push({ k: "retrieval", seqs: [event.seq], t, ...(event.callId !== undefined ? { callId: event.callId } : {}), mode: event.mode ?? (event.callId === undefined ? "augment" : "tool"), ...retrieval });
+        }
         break;
       }
       case "guardrail": {

@@ -104,7 +104,7 @@ describe("the HTML pages in Chromium", { timeout: 120_000 }, () => {
 
   it("shows a run's timeline: a model call expanded to its request and response, tools, approvals, the child run", async () => {
     const page = await open("report.runs/run_rich.html");
-    expect(await page.locator(".card", { hasText: "events" }).innerText()).toContain("29");
+    expect(await page.locator(".card", { hasText: "events" }).innerText()).toContain("30");
     expect(await page.locator("[data-kind=model]").count()).toBe(5);
     expect(await page.locator("[data-kind=turn]").count()).toBe(2);
 
@@ -128,6 +128,9 @@ describe("the HTML pages in Chromium", { timeout: 120_000 }, () => {
     await expect.poll(() => helper.innerText()).toContain("Child run run_rich.c3");
     expect(await helper.innerText()).toContain("docs/keys.md#1");
     expect(await page.locator("[data-kind=guardrail]").innerText()).toContain("no-refunds");
+    const augment = page.locator("details.retrieval");
+    await augment.locator("summary").click();
+    await expect.poll(() => augment.innerText()).toContain("Guide › Next steps");
     // The problems list leads to each: the first retry, the blocked write, the call with bad arguments.
     expect(await page.locator("ul.problems button").allInnerTexts()).toEqual(["model call failed: rate_limit · #3", "write_file blocked (approval denied) · #12", "calculator failed (invalid arguments) · #20"]);
     await page.screenshot({ path: join(dir, "timeline.png"), fullPage: true });

@@ -64,6 +64,7 @@ export function richRun(runId = "run_rich"): TimelineRunInput {
     { type: "guardrail", direction: "output", action: "warn", rule: "no-refunds", detail: `mentions refunds; key ${SECRET}` },
     { type: "run.finished", status: "completed", output: HOSTILE, usage: usage(180, 58), cost: 0.0006, steps: 3 },
     { type: "message", role: "user", content: "And now?" },
+    { type: "retrieval", mode: "augment", turn: 2, query: "And now?", chunks: [{ id: "docs/next.md#2", source: "docs/next.md", title: "What next", headings: ["Guide", "Next steps"], text: "Then stop.", score: 0.8, rank: 1 }] },
     { type: "llm.started", step: 4, attempt: 1, requestKey: "k4", request: request(m4) },
     { type: "llm.finished", step: 4, attempt: 1, requestKey: "k4", response: { text: "Done.", toolCalls: [], stopReason: "end", usage: usage(120, 3) }, cost: 0.0001, durationMs: 90 },
     { type: "run.finished", status: "completed", output: "Done.", usage: usage(300, 61), cost: 0.0007, steps: 4 },

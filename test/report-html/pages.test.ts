@@ -108,13 +108,14 @@ describe("the timeline model", () => {
     const [root, child] = model.runs;
     expect(model.runs.map((run) => run.runId)).toEqual(["run_rich", "run_rich.c3"]);
     const kinds = root?.rows.map((row) => (row.k === "tool" ? `tool:${row.name}:${row.status}` : row.k === "model" ? `model:${row.step}.${row.attempt}` : row.k));
-    expect(kinds).toEqual(["started", "turn", "model:1.1", "model:1.2", "tool:calculator:finished", "model:2.1", "tool:write_file:blocked", "tool:helper:finished", "tool:calculator:failed", "model:3.1", "guardrail", "finished", "turn", "model:4.1", "finished"]);
+    expect(kinds).toEqual(["started", "turn", "model:1.1", "model:1.2", "tool:calculator:finished", "model:2.1", "tool:write_file:blocked", "tool:helper:finished", "tool:calculator:failed", "model:3.1", "guardrail", "finished", "turn", "retrieval", "model:4.1", "finished"]);
     const blocked = root?.rows.find((row) => row.k === "tool" && row.callId === "c2");
     expect(blocked).toMatchObject({ blocked: { reason: "approval_denied" }, approvals: [{ kind: "requested", roles: ["admin"] }, { kind: "denied", by: "alice", reason: "not on a Friday" }] });
     const helper = root?.rows.find((row) => row.k === "tool" && row.callId === "c3");
     expect(helper).toMatchObject({ child: 1, retrievals: [{ query: "request keys", chunks: [{ id: "docs/keys.md#1" }] }] });
     expect(child?.parent).toEqual({ runId: "run_rich", callId: "c3" });
-    expect(root).toMatchObject({ status: "completed", steps: 4, cost: 0.0007, events: 29 });
+    expect(root).toMatchObject({ status: "completed", steps: 4, cost: 0.0007, events: 30 });
+    expect(root?.rows.find((row) => row.k === "retrieval")).toMatchObject({ mode: "augment", chunks: [{ title: "What next" }] });
   });
 
   it("keeps each request as a delta on the one before, system prompts and tool lists once, and gives back every request exactly", () => {
