@@ -84,6 +84,27 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: "bundles-know-nothing-of-replay",
+      comment: "A bundle is a file format: capture and load it without the replay, the eval runner or the CLI (replay and evals build on bundles, not the reverse).",
+      severity: "error",
+      from: { path: "^src/bundle/" },
+      to: { path: "^src/(replay|eval|cli|vitest)/" },
+    },
+    {
+      name: "replay-sits-below-eval",
+      comment: "Replay drives the agent on a bundle's recording; evals and the CLI use it, it uses neither.",
+      severity: "error",
+      from: { path: "^src/replay/" },
+      to: { path: "^src/(eval|cli|vitest)/" },
+    },
+    {
+      name: "cassette-is-a-wire-edge",
+      comment: "Cassettes work on HTTP bytes, below any agent: they reach the pure core and the interception layer, never providers, agents, config, evals or stores, so every one of those can use them.",
+      severity: "error",
+      from: { path: "^src/cassette/" },
+      to: { path: "^(src|scorers)/", pathNot: [CONTRACTS, FOUNDATION, ...PURE_CORE, "^src/cassette/", "^src/sandbox/"] },
+    },
+    {
       name: "no-deep-imports-into-providers",
       comment: "Outside providers/, a provider is reached through its folder's index.ts.",
       severity: "error",

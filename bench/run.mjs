@@ -1,9 +1,9 @@
-// npm run bench [-- journal|eval|gaia|retrieval|html-view]: runs the benchmark scripts (all by default).
+// npm run bench [-- journal|eval|gaia|retrieval|bundle|html-view]: runs the benchmark scripts (all by default).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const which = process.argv.slice(2);
-const all = ["journal", "eval", "gaia", "retrieval", "html-view"];
+const all = ["journal", "eval", "gaia", "retrieval", "bundle", "html-view"];
 const selected = which.length ? which : all;
 const root = fileURLToPath(new URL("..", import.meta.url));
 let failed = false;

@@ -44,3 +44,32 @@ export {
   type Matcher,
   type EvalReport,
 } from "./eval/index.js";
+export {
+  Cassette,
+  cassetteFetch,
+  withCassette,
+  ignoreBodyField,
+  ignoreQueryParam,
+  replaceInBody,
+  type CassetteMode,
+  type CassetteOptions,
+  type CassetteSummary,
+  type CassetteTiming,
+  type RequestNormaliser,
+  type WithCassetteOptions,
+} from "./cassette/index.js";
+export {
+  captureRun,
+  loadBundle,
+  inspectBundle,
+  BUNDLE_FORMAT_VERSION,
+  DEFAULT_LIMITS as BUNDLE_LIMITS,
+  type Bundle,
+  type BundleLimits,
+  type BundleInspection,
+  type CaptureOptions,
+  type CapturedBundle,
+  type Manifest as BundleManifest,
+} from "./bundle/index.js";
+export { replayBundle, type ReplayOptions, type ReplayVerdict, type RequestDiff, type OutcomeSummary } from "./replay/index.js";
+export { scoreRecordedRun, type ScoredCase } from "./eval/score-run.js";

@@ -69,11 +69,11 @@ export class AgentRun {
     },
   ): AgentRun {
     const runId = options.runId ?? options.context.ids.runId();
-    const log = RunLog.create(runId, options.store, options.context.clock, logOptions(agent));
+    const log = RunLog.create(runId, options.store, clockOf(options.context, runId), logOptions(agent));
     log.append<"run.started">({
       type: "run.started",
       agent: { name: agent.name, digest: agentDigest(agent) },
-      model: { provider: agent.model.provider, model: agent.model.model },
+      model: identityOf(agent.model),
       seed: options.context.seed,
       config: agent.config ?? null,
       ...(options.parent ? { parent: options.parent } : {}),
@@ -83,7 +83,7 @@ export class AgentRun {
   }
 
   static open(agent: AgentDefinition, runId: string, options: { store: RunStore; context: RunContext }): AgentRun {
-    const log = RunLog.open(runId, options.store, options.context.clock, logOptions(agent));
+    const log = RunLog.open(runId, options.store, clockOf(options.context, runId), logOptions(agent));
     if (log.events.length === 0) throw new RunError("run_not_found", "no such run in this store", { runId });
     return new AgentRun(agent, log, options.context);
   }
@@ -261,6 +261,11 @@ export class AgentRun {
       ...(state.waiting?.childRunId ? { childRunId: state.waiting.childRunId } : {}),
     };
   }
+}
+
+/** A replay serves each run the times it recorded, so each run (a child too) reads its own clock. */
+function clockOf(context: RunContext, runId: string): RunContext["clock"] {
+  return context.clockFor?.(runId) ?? context.clock;
 }
 
 function logOptions(agent: AgentDefinition): RunLogOptions {

@@ -73,6 +73,8 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
     try {
       const response = await agent.model.generate(started.request, {
         callIndex: log.state.llmCalls,
+        runId: log.runId,
+        requestKey: started.requestKey,
         attempt,
         now: () => startedAt,
         ...(env.signal ? { signal: env.signal } : {}),

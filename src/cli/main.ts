@@ -33,6 +33,10 @@ const commands: Record<string, Command> = {
   approve: { load: lazy(() => import("./commands/approve.js"), (m) => ({ run: m.approveCommand, help: m.approveHelp })), summary: "approve or deny a call a run waits on" },
   bench: { load: lazy(() => import("./commands/bench.js"), (m) => ({ run: m.benchCommand, help: m.benchHelp })), summary: "run a public benchmark (BFCL, GAIA) with its official scoring" },
   resume: { load: lazy(() => import("./commands/resume.js"), (m) => ({ run: m.resumeCommand, help: m.resumeHelp })), summary: "continue a paused run where it stopped" },
+  capture: { load: lazy(() => import("./commands/capture.js"), (m) => ({ run: m.captureCommand, help: m.captureHelp })), summary: "pack a run into a bundle (.tgz) that replays anywhere" },
+  inspect: { load: lazy(() => import("./commands/inspect.js"), (m) => ({ run: m.inspectCommand, help: m.inspectHelp })), summary: "verify a bundle and summarise its run" },
+  replay: { load: lazy(() => import("./commands/replay.js"), (m) => ({ run: m.replayCommand, help: m.replayHelp })), summary: "replay a bundle and compare (identical, or where it diverges)" },
+  score: { load: lazy(() => import("./commands/score.js"), (m) => ({ run: m.scoreCommand, help: m.scoreHelp })), summary: "apply an eval file's assertions to a recorded run or a bundle" },
 };
 
 function usage(): string {

@@ -25,6 +25,11 @@ export interface BuildOptions {
   /** Stream model text as it arrives (overrides llm.stream). */
   stream?: boolean;
   fetch?: typeof fetch;
+  /**
+   * Every model request is answered without the network (a cassette in replay): an API key the
+   * config asks for is not needed, and a placeholder stands in when it is missing.
+   */
+  keyless?: boolean;
   env?: Readonly<Record<string, string | undefined>>;
   /** Decides approvals while the run waits (e.g. `--approve prompt`); without one the run pauses. */
   approver?: Approver;
@@ -34,9 +39,20 @@ export interface BuildOptions {
    * configured folder. Evals use it to give every agent a temp copy of its workspace.
    */
   workspaceFor?: (loaded: LoadedConfig, configured: string) => string;
+  /**
+   * Replaces each agent's model once built — the top agent's and every sub-agent's — e.g. by a
+   * replay model that keeps the configured model's identity. Pass `keyless` with it when the
+   * replaced model never sends a request, so that no API key is needed.
+   */
+  modelFor?: (configured: LanguageModel, loaded: LoadedConfig) => LanguageModel;
+  /** Replaces each configured tool of every agent in the tree (sub-agents aside), e.g. by one that serves recorded results. */
+  toolFor?: (tool: AnyTool, loaded: LoadedConfig) => AnyTool;
 }
 
 const MAX_AGENT_DEPTH = 5;
+
+/** The key a keyless build hands the SDK: it only ever reaches a cassette, which keys no credentials. */
+const KEYLESS_PLACEHOLDER = "retrace-cassette-replay";
 
 async function buildModel(loaded: LoadedConfig, options: BuildOptions): Promise<LanguageModel> {
   if (options.model) return options.model;
@@ -49,8 +65,8 @@ async function buildModel(loaded: LoadedConfig, options: BuildOptions): Promise<
   return createModel({
     provider: llm.provider,
     model: llm.model,
-    apiKey: llm.api_key,
-    apiKeyVariable: loaded.missingEnv.get("llm.api_key"),
+    apiKey: llm.api_key || (options.keyless ? KEYLESS_PLACEHOLDER : undefined),
+    apiKeyVariable: llm.api_key || !options.keyless ? loaded.missingEnv.get("llm.api_key") : undefined,
     baseUrl: llm.base_url,
     temperature: llm.temperature,
     maxTokens: llm.max_tokens,
@@ -114,7 +130,12 @@ function buildRetriever(loaded: LoadedConfig): Retriever | undefined {
   });
 }
 
-function buildTools(loaded: LoadedConfig, extra: readonly AnyTool[], workspaceFor?: BuildOptions["workspaceFor"], retriever?: Retriever): AnyTool[] {
+function buildTools(loaded: LoadedConfig, extra: readonly AnyTool[], workspaceFor?: BuildOptions["workspaceFor"], retriever?: Retriever, toolFor?: BuildOptions["toolFor"]): AnyTool[] {
+  const tools = configuredTools(loaded, extra, workspaceFor, retriever);
+  return toolFor ? tools.map((tool) => toolFor(tool, loaded)) : tools;
+}
+
+function configuredTools(loaded: LoadedConfig, extra: readonly AnyTool[], workspaceFor?: BuildOptions["workspaceFor"], retriever?: Retriever): AnyTool[] {
   const { config, baseDir, file } = loaded;
   const configured = resolve(baseDir, config.workspace ?? "workspace");
   const workspace = workspaceFor ? workspaceFor(loaded, configured) : configured;
@@ -240,9 +261,10 @@ function checkToolNames(loaded: LoadedConfig, tools: readonly AnyTool[]): void {
 async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: number, inherited: readonly string[]): Promise<AgentDefinition> {
   const { config } = loaded;
   const secrets = knownSecrets(loaded, options, inherited);
-  const model = await buildModel(loaded, options);
+  const built = await buildModel(loaded, options);
+  const model = options.modelFor ? options.modelFor(built, loaded) : built;
   const retriever = buildRetriever(loaded);
-  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor, retriever), ...(await buildSubAgents(loaded, options, depth, secrets))];
+  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor, retriever, options.toolFor), ...(await buildSubAgents(loaded, options, depth, secrets))];
   checkToolNames(loaded, tools);
   return {
     name: config.name,

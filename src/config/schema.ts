@@ -196,6 +196,24 @@ export const AgentConfigSchema = z.strictObject({
     .strictObject({ run: LimitSchema.optional(), tools: z.record(z.string(), LimitSchema).default({}) })
     .default({ tools: {} }),
   guardrails: GuardrailsSchema.optional(),
+  /**
+   * Recorded HTTP traffic for `retrace run` (docs/cassettes.md): a cassette file (.json) or a
+   * folder, relative to this file. --record, --replay and --cassette-mode override it.
+   */
+  cassette: z
+    .union([
+      z.string().min(1),
+      z.strictObject({
+        path: z.string().min(1),
+        mode: z.enum(["live", "record", "auto", "replay", "update"]).default("replay"),
+        timing: z.union([z.enum(["instant", "recorded"]), z.number().positive()]).optional(),
+        /** JSON body fields left out of the request key (`metadata.user_id`, `messages.*.cache_control`). */
+        ignore_body_fields: z.array(z.string().min(1)).default([]),
+        /** Patterns redacted from everything the cassette stores. */
+        redact: z.array(RegexSchema).default([]),
+      }),
+    ])
+    .optional(),
   /** Agents this one may call as tools, by tool name. */
   agents: z.record(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/), SubAgentSchema).default({}),
 });

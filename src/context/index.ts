@@ -22,6 +22,11 @@ export interface RunContext {
   readonly seed: number;
   /** Deterministic for a given seed: [0, 1). */
   random(): number;
+  /**
+   * The clock of one run, when runs of one context must not share a clock: a replay serves
+   * each run (each child run too) the times that run recorded. Absent: every run reads `clock`.
+   */
+  clockFor?(runId: string): Clock;
 }
 
 export const systemClock: Clock = {
@@ -73,12 +78,13 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-export function createRunContext(options: { clock?: Clock; ids?: IdSource; seed?: number } = {}): RunContext {
+export function createRunContext(options: { clock?: Clock; ids?: IdSource; seed?: number; clockFor?: (runId: string) => Clock } = {}): RunContext {
   const seed = options.seed ?? 0;
   return {
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,
     seed,
     random: seededRandom(seed),
+    ...(options.clockFor ? { clockFor: options.clockFor } : {}),
   };
 }

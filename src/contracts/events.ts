@@ -4,7 +4,7 @@
  * Adding an optional field is compatible; anything else bumps EVENT_FORMAT_VERSION.
  */
 import { z } from "zod";
-import { LlmRequestSchema, LlmResponseSchema, UsageSchema } from "./model.js";
+import { LlmRequestSchema, LlmResponseSchema, ModelIdentitySchema, UsageSchema } from "./model.js";
 
 export const EVENT_FORMAT_VERSION = 1;
 
@@ -74,7 +74,12 @@ export const PendingApprovalSchema = z.object({
 
 export const RunStartedSchema = event("run.started", {
   agent: z.object({ name: z.string(), digest: z.string() }),
-  model: z.object({ provider: z.string(), model: z.string() }),
+  /**
+   * The model's identity (provider, model, and for an HTTP provider where it sends requests and
+   * the sampling it adds): what a replay needs to rebuild the model and its request keys.
+   * Logs from before it was recorded hold only provider and model.
+   */
+  model: ModelIdentitySchema,
   seed: z.number().int(),
   /** The agent's configuration with secrets redacted. */
   config: json,

@@ -92,6 +92,10 @@ export type LlmResponse = z.infer<typeof LlmResponseSchema>;
 export interface GenerateOptions {
   /** How many model calls this run has recorded before this one (retries included). */
   callIndex: number;
+  /** The run the call belongs to: a replay model serves each run (each child run) its own recording. */
+  runId?: string;
+  /** The request's key, as its `llm.started` logged it (a replay model checks it against the recording). */
+  requestKey?: string;
   /** 1 for the first try of this request, 2 for the first retry, ... */
   attempt: number;
   signal?: AbortSignal;

@@ -231,6 +231,65 @@ export class ReportFormatError extends RetraceError {
   }
 }
 
+export type BundleErrorCode =
+  /** Not a gzip tarball, or one that ends early or has data after its end. */
+  | "bundle_malformed"
+  /** An entry name that is absolute, climbs with `..`, names a drive, or holds odd characters. */
+  | "bundle_path"
+  /** A link, device, FIFO or folder where only regular files belong. */
+  | "bundle_entry_type"
+  | "bundle_duplicate"
+  /** An entry, the total, or the number of entries over its limit (a gzip bomb stops here). */
+  | "bundle_too_large"
+  | "bundle_version"
+  /** The manifest disagrees with the content: a checksum, a size, a missing or extra entry, a run. */
+  | "bundle_mismatch"
+  /** JSON that is malformed or nested too deep, or events that are not a valid log. */
+  | "bundle_content"
+  /** Capture found a known secret in what it would write. */
+  | "bundle_secret";
+
+/** A bundle that cannot be captured or loaded; `place.entry` names the entry at fault. */
+export class BundleError extends RetraceError {
+  constructor(code: BundleErrorCode, message: string, place: ErrorPlace = {}) {
+    super(code, message, place);
+  }
+}
+
+// Cassettes (src/cassette/): recorded HTTP exchanges served back to the SDKs.
+
+/**
+ * A cassette file that cannot be used: not JSON, not the format, a version this Retrace does not
+ * know, truncated, or (on write) still holding a secret. `place.file` names the file and
+ * `place.entry` the entry, as `entries[3]`.
+ */
+export class CassetteError extends RetraceError {
+  constructor(code: "cassette_invalid" | "cassette_version" | "cassette_secret" | "cassette_missing" | "cassette_io", message: string, place: ErrorPlace = {}) {
+    super(code, message, place);
+  }
+}
+
+/**
+ * In `replay` a request the cassette does not hold. The message names the request, the nearest
+ * recorded request of the same endpoint and what differs between the two.
+ */
+export class CassetteMissError extends RetraceError {
+  /** The missed request's key and ordinal (0-based among identical requests). */
+  readonly key: string;
+  readonly ordinal: number;
+  /** The nearest recorded entry of the same endpoint, as `entries[3]`, if there is one. */
+  readonly nearest: string | undefined;
+  /** The readable differences from that entry, one line each. */
+  readonly differences: readonly string[];
+  constructor(message: string, details: { file?: string; key: string; ordinal: number; nearest?: string; differences?: readonly string[] }) {
+    super("cassette_miss", message, { ...(details.file ? { file: details.file } : {}), ...(details.nearest ? { entry: details.nearest } : {}) });
+    this.key = details.key;
+    this.ordinal = details.ordinal;
+    this.nearest = details.nearest;
+    this.differences = details.differences ?? [];
+  }
+}
+
 /** A benchmark data file (or a row of one) that cannot be used: missing, malformed, inconsistent. */
 export class BenchmarkDataError extends RetraceError {
   constructor(message: string, place: ErrorPlace = {}) {

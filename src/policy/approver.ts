@@ -7,6 +7,8 @@ export interface ApprovalDecision {
 }
 
 export interface ApprovalQuestion {
+  /** The run that holds the call (a child run for a sub-agent's call). */
+  runId?: string;
   callId: string;
   tool: string;
   args: unknown;

@@ -131,7 +131,7 @@ export class PolicyGate implements CallGate {
         return { action: "block", reason: "approval_expired", detail };
       }
       if (asked || !this.settings.approver) return { action: "wait", roles: approval.roles };
-      const decisions = await this.settings.approver.decide({ callId: call.callId, tool: call.name, args: call.args, missingRoles: missing });
+      const decisions = await this.settings.approver.decide({ runId: log.runId, callId: call.callId, tool: call.name, args: call.args, missingRoles: missing });
       if (decisions.length === 0) return { action: "wait", roles: approval.roles };
       log.appendAll(
         decisions.map((decision) =>

@@ -12,6 +12,8 @@ import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { recordPath } from "../recorded-paths.js";
 import { dbHint, openStore } from "../store.js";
+import { CASSETTE_FLAGS, CASSETTE_HELP, cassetteFlags, reportUnused, runCassette } from "../cassette.js";
+import { cassetteFetch } from "../../cassette/index.js";
 
 export const runHelp = `retrace run <config.yaml> -m <message> [options]
 
@@ -25,7 +27,8 @@ Options:
   --approve prompt       ask y/N on the terminal when a call needs approval (default No);
                          without it, such a run pauses with status "waiting" (exit code 3)
   --json                 print {"runId","status","output"} (plus "error", or "pending" when waiting) as JSON
-`;
+
+${CASSETTE_HELP}`;
 
 /** The roles a call still waits for, from the log of the run that holds the approval. */
 function stillNeeded(store: RunStore | undefined, runId: string, callId: string, required: string[]): string[] {
@@ -123,6 +126,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
     json: { type: "boolean", default: false },
     stream: { type: "boolean", default: false },
     approve: { type: "string" },
+    ...CASSETTE_FLAGS,
   });
   const [configPath, ...extra] = positionals;
   if (!configPath) throw new UsageError("run: missing <config.yaml>\n\n" + runHelp);
@@ -131,13 +135,17 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
 
   const configFile = resolve(io.cwd, configPath);
   const mockFile = values.mock ? resolve(io.cwd, values.mock) : undefined;
+  const flags = cassetteFlags("run", values, io.cwd);
+  if (flags && mockFile) throw new UsageError("run: --mock answers from a script; a cassette records the configured provider (drop one of them)");
   const approver = approverOption(values.approve);
   const loaded = loadConfig(configFile, io.env);
+  const cassette = mockFile ? undefined : runCassette("run", flags, loaded, io.env);
   const agent = await buildAgent(loaded, {
     env: io.env,
     ...(mockFile ? { mock: mockFile } : {}),
     ...(values.stream ? { stream: true } : {}),
     ...(approver ? { approver } : {}),
+    ...(cassette ? { fetch: cassetteFetch(cassette), keyless: cassette.mode === "replay" } : {}),
   });
   const store = openStore(io.cwd, values.db, loaded.config.store.path === undefined ? undefined : resolve(loaded.baseDir, loaded.config.store.path));
   try {
@@ -156,5 +164,6 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
   } finally {
     approver?.close?.();
     store.close();
+    if (cassette) reportUnused(cassette.close(), io.stderr);
   }
 }

@@ -38,6 +38,13 @@ export interface EvalSpec {
   mock?: string | ScriptInput;
   /** Tool mocks and injected faults by tool name, or extra tools defined in code. */
   tools?: Record<string, ToolMock | AnyTool>;
+  /**
+   * A bundle (relative to the eval file) to replay instead of sending `input`: the captured run
+   * replays with this case's config, and the assertions run over the replayed log. Where the
+   * agent now diverges from the recording, `mock` answers from there on; without a mock the
+   * divergence fails the case.
+   */
+  replay?: string;
   /** User turns sent before `test` runs. */
   input?: string | readonly string[];
   tags?: readonly string[];
@@ -63,7 +70,7 @@ export interface EvalCase extends Readonly<EvalSpec> {
   readonly file: string | undefined;
 }
 
-const SPEC_KEYS = new Set(["name", "config", "mock", "tools", "input", "tags", "timeout", "threshold", "allowUnused", "test"]);
+const SPEC_KEYS = new Set(["name", "config", "mock", "replay", "tools", "input", "tags", "timeout", "threshold", "allowUnused", "test"]);
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
@@ -92,6 +99,8 @@ function checkSpec(spec: unknown): string | undefined {
   if (typeof spec.name !== "string" || spec.name.trim() === "") return "name: a case needs a name";
   if (!(typeof spec.config === "string" && spec.config) && !isObject(spec.config)) return "config: must be a path to an agent YAML file or an inline config object";
   if (spec.mock !== undefined && !(typeof spec.mock === "string" && spec.mock) && !isObject(spec.mock)) return "mock: must be a path to a script or an inline script";
+  if (spec.replay !== undefined && !(typeof spec.replay === "string" && spec.replay)) return "replay: must be the path of a bundle (.tgz)";
+  if (spec.replay !== undefined && typeof spec.config !== "string") return "replay: needs config as the path of the agent's YAML file";
   if (spec.tools !== undefined) {
     if (!isObject(spec.tools)) return "tools: expected an object of tool mocks by tool name";
     for (const [name, mock] of Object.entries(spec.tools)) {

@@ -19,6 +19,7 @@ import { Deadline, settledNow, TIMEOUT, UNSETTLED, type Deadlines } from "./dead
 import { judgeService } from "./judge.js";
 import { DEFAULT_TIMEOUT_MS, type PlannedCase, type RunCasesOptions } from "./options.js";
 import type { PreparedAgent, SuiteSetup } from "./setup.js";
+import { replayCase } from "./replay-case.js";
 
 const EVAL_EPOCH = Date.UTC(2026, 0, 1);
 const OUTPUT_LIMIT = 2_000;
@@ -87,7 +88,13 @@ export async function runAttempt(
   const deadline = new Deadline(deadlines, timeoutMs, controller);
   let t: EvalContext | undefined;
   try {
-    const run = AgentRun.start(prepared.agent, { store, context, ...(runId ? { runId } : {}) });
+    // A case that names a bundle starts from its replay; the assertions read the replayed log.
+    const replayed = spec.replay !== undefined ? await replayCase(spec, prepared, store, runId) : undefined;
+    if (replayed) {
+      errors.push(...replayed.errors);
+      notes.push(...replayed.notes);
+    }
+    const run = replayed ? AgentRun.open(prepared.agent, replayed.runId, { store, context }) : AgentRun.start(prepared.agent, { store, context, ...(runId ? { runId } : {}) });
     const judge = judgeService(run, prepared.agent, spec, setup, store, context, controller.signal, judgeRuns, (message) => errors.push(message), judgeModels);
     const body = new EvalContext({
       run,
@@ -102,7 +109,7 @@ export async function runAttempt(
     const timedOut = `timed out after ${timeoutMs} ms (set "timeout" on the case or --timeout)`;
     const outcome = await deadline.race(
       runInScope(scope, async () => {
-        const inputs = spec.input === undefined ? [] : typeof spec.input === "string" ? [spec.input] : spec.input;
+        const inputs = replayed || spec.input === undefined ? [] : typeof spec.input === "string" ? [spec.input] : spec.input;
         for (const input of inputs) await body.send(input);
         await spec.test(body);
       }).then(

@@ -119,7 +119,9 @@ export class SuiteSetup {
   /** The agent for one case: shared parts from the cache, a fresh model and fresh mocks. */
   async prepare(spec: EvalCase, hooks?: CaseHooks): Promise<PreparedAgent> {
     const loaded = this.config(spec);
-    const script = this.mode === "mock" ? this.#mockModel(spec, loaded) : undefined;
+    // A case that replays a bundle is answered by its recording; a mock, when given, answers only after a divergence.
+    const replayOnly = spec.replay !== undefined && spec.mock === undefined;
+    const script = this.mode === "mock" && !replayOnly ? this.#mockModel(spec, loaded) : undefined;
     const usesFiles = hasFileTools(loaded);
     // Sub-agents hold scripted models of their own, whose position is per run: build them per case.
     const hasSubAgents = Object.keys(loaded.config.agents ?? {}).length > 0;
@@ -143,7 +145,7 @@ export class SuiteSetup {
         return copy;
       };
       try {
-        base = await buildAgent(loaded, { env: this.env, workspaceFor, ...(script ? { mock: script } : {}) });
+        base = await buildAgent(loaded, { env: this.env, workspaceFor, ...(script ? { mock: script } : {}), ...(replayOnly ? { keyless: true } : {}) });
       } catch (error) {
         if (tempDir) rmSync(tempDir, { recursive: true, force: true });
         throw error;

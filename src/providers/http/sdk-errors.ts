@@ -4,7 +4,7 @@
  * connection and timeout subclasses, an abort class), so one mapping serves both; each adapter
  * supplies its SDK's classes and reads its own error bodies.
  */
-import { ProviderError, type ProviderErrorKind } from "../../errors/index.js";
+import { ProviderError, RetraceError, type ProviderErrorKind } from "../../errors/index.js";
 import type { CallDeadline } from "./deadline.js";
 import { errorFromHttpStatus, providerError, rootCauseMessage, type ProviderCallContext } from "./errors.js";
 
@@ -52,6 +52,9 @@ export async function fromSdkError<E extends SdkApiError>(error: unknown, sdk: S
     return providerError(context, "connection", `the request to ${context.label} was aborted`, { cause: error });
   }
   if (error instanceof sdk.connectionError) {
+    // The fetch itself refused the request and said why (a cassette miss in replay): no
+    // network trouble to retry, and the reason is the message the user needs.
+    if (error.cause instanceof RetraceError && !(error.cause instanceof ProviderError) && error.cause.code.startsWith("cassette_")) return error.cause;
     return providerError(context, "connection", `could not reach ${context.label}: ${rootCauseMessage(error)}`, { cause: error });
   }
   if (error instanceof sdk.apiError) {

@@ -1,0 +1,3 @@
+import { benchBundle } from "./bundle.js";
+
+await benchBundle();
