@@ -1,9 +1,13 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadBundle } from "../../src/bundle/index.js";
+import { bundleRunTree, verdictView } from "../../src/cli/bundle-pages.js";
+import { replayBundle } from "../../src/replay/index.js";
 import { renderReportHtml, renderTimelineHtml } from "../../src/report-html/index.js";
+import { root } from "../cli/run-cli.js";
 import { tempDir } from "../helpers.js";
 import { HOSTILE, longRun, richRun, sampleReport, WINDOW } from "../report-html/fixtures.js";
 import { axeViolations, launchChromium, serious } from "./chromium.js";
@@ -45,6 +49,14 @@ describe("the HTML pages in Chromium", { timeout: 120_000 }, () => {
       }),
     );
     write("long.html", renderTimelineHtml({ run: longRun(2000) }));
+    // A real divergence: a kept bundle replayed with one word of its agent's system prompt changed.
+    const agentDir = join(dir, "changed-agent");
+    cpSync(join(root, "fixtures/bundles/blocked-failed"), agentDir, { recursive: true });
+    mkdirSync(join(agentDir, "workspace"), { recursive: true });
+    const config = join(agentDir, "agent.yaml");
+    writeFileSync(config, readFileSync(config, "utf8").replace("then answer briefly.", "then answer in detail."));
+    const bundle = await loadBundle(join(root, "bundles/blocked-failed.tgz"));
+    write("bundle-diverged.html", renderTimelineHtml({ run: bundleRunTree(bundle), verdict: verdictView(await replayBundle(bundle, { config, env: {} })) }));
     browser = await launchChromium();
     // bypassCSP only so the test can inject axe-core; the pages' own policy is tested in pages.test.ts.
     context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
@@ -138,7 +150,7 @@ describe("the HTML pages in Chromium", { timeout: 120_000 }, () => {
     await page.close();
   });
 
-  it("marks a replay's divergent event and links to it from the verdict", async () => {
+  it("marks a replay's divergent event and links to it from the verdict, for a synthetic run and a real bundle replayed with a changed config", async () => {
     const page = await open("diverged.html");
     const marked = page.locator(".divergent");
     expect(await marked.count()).toBe(1);
@@ -150,6 +162,14 @@ describe("the HTML pages in Chromium", { timeout: 120_000 }, () => {
     expect(serious(await axeViolations(page))).toEqual([]);
     await page.screenshot({ path: join(dir, "diverged.png") });
     await page.close();
+
+    const replayed = await open("bundle-diverged.html");
+    expect(await replayed.locator(".divergent").getAttribute("data-kind")).toBe("model");
+    expect(await replayed.locator(".divergent").getAttribute("data-seq")).toBe("3");
+    expect(await replayed.locator(".banner table").innerText()).toContain("[-briefly-]{+in detail+}");
+    expect(serious(await axeViolations(replayed))).toEqual([]);
+    await replayed.screenshot({ path: join(dir, "bundle-diverged.png"), fullPage: true });
+    await replayed.close();
   });
 
   it("opens a 10,000-event run drawing only a first batch of rows, with long texts collapsed and its problems listed", async () => {

@@ -11,6 +11,7 @@ import type { CliIO } from "../io.js";
 import { openStore } from "../store.js";
 
 export const viewHelp = `retrace view <runId | report.json | bundle.tgz> [--db <path>] [-o <file.html>] [--open]
+       retrace view <bundle.tgz> --replay [--config <agent.yaml>] | --verdict <verdict.json>
 
 Writes one self-contained HTML page (no server, no network) and prints its path:
   <runId>        the run's timeline: turns, model calls with request and response, tool calls
@@ -18,11 +19,17 @@ Writes one self-contained HTML page (no server, no network) and prints its path:
                  runs nested under the call that started them, tokens and cost per step
   report.json    the eval report (--reporter json=<file>) with filters; timeline pages of its
                  runs are written beside it when its run store (or --db) is there
-  bundle.tgz     a captured bundle (needs the bundle module; see docs/bundles.md)
+  bundle.tgz     a captured bundle's run (retrace capture), its child runs nested
 
   --db <path>    the run store (default .retrace/runs.db; for a report, the one it names)
   -o <file>      where to write (default: <runId>.html here, <report>.html beside the report)
   --open         open the page in the browser ($BROWSER, else the system's opener)
+
+For a bundle:
+  --replay       replay it first (as retrace replay: no key, no network) and show the verdict;
+                 a divergence is marked on the recorded timeline, with the request diff
+  --config <f>   replay with a changed agent config (implies --replay)
+  --verdict <f>  show a verdict saved with retrace replay <bundle> --json > <f> instead
 `;
 
 export async function viewCommand(argv: string[], io: CliIO): Promise<ExitCode> {
@@ -30,14 +37,28 @@ export async function viewCommand(argv: string[], io: CliIO): Promise<ExitCode> 
     db: { type: "string" },
     output: { type: "string", short: "o" },
     open: { type: "boolean", default: false },
+    replay: { type: "boolean", default: false },
+    config: { type: "string" },
+    verdict: { type: "string" },
   });
   const target = positionals[0];
   if (!target) throw new UsageError(`view: give a run id, a report.json or a bundle\n\n${viewHelp}`);
   if (positionals.length > 1) throw new UsageError(`view: one run, report or bundle at a time (got ${positionals.length})`);
   if (values.output === "") throw new UsageError("view: -o needs a file name");
+  const isBundle = /\.(tgz|tar\.gz)$/i.test(target);
+  if (!isBundle && (values.replay || values.config !== undefined || values.verdict !== undefined)) {
+    throw new UsageError("view: --replay, --config and --verdict are for a bundle (<file.tgz>)");
+  }
+  if (values.verdict !== undefined && (values.replay || values.config !== undefined)) throw new UsageError("view: --verdict shows a saved verdict; it takes no --replay or --config");
   let file: string;
-  if (/\.(tgz|tar\.gz)$/i.test(target)) {
-    throw new UsageError(`view: ${target} is a bundle, and this build has no bundle reader yet (src/bundle); view the run it was captured from by its id, or its eval report`);
+  if (isBundle) {
+    file = resolve(io.cwd, values.output ?? `${basename(target).replace(/\.(tgz|tar\.gz)$/i, "")}.html`);
+    const { writeBundlePage } = await import("../bundle-pages.js");
+    await writeBundlePage(target, file, io, {
+      replay: values.replay || values.config !== undefined,
+      ...(values.config !== undefined ? { config: values.config } : {}),
+      ...(values.verdict !== undefined ? { verdict: values.verdict } : {}),
+    });
   } else if (/\.json$/i.test(target)) {
     const reportFile = resolve(io.cwd, target);
     const report = readReport(reportFile);
