@@ -56,6 +56,20 @@ module.exports = {
       to: { dependencyTypes: ["core", "npm", "npm-dev", "npm-optional", "npm-peer", "npm-no-pkg", "npm-unknown"], path: EFFECTFUL_MODULES },
     },
     {
+      name: "report-html-stays-pure",
+      comment: "The HTML pages are functions of data (a report, a run's events): besides contracts and the pure core they read only the eval report's schema, never an edge.",
+      severity: "error",
+      from: { path: "^src/report-html/" },
+      to: { path: "^(src|scorers)/", pathNot: [CONTRACTS, FOUNDATION, ...PURE_CORE, "^src/report-html/", "^src/eval/report/schema\\.ts$"] },
+    },
+    {
+      name: "report-html-has-no-effects",
+      comment: "A page is a string: the CLI reads the store and writes the file.",
+      severity: "error",
+      from: { path: "^src/report-html/" },
+      to: { dependencyTypes: ["core", "npm", "npm-dev", "npm-optional", "npm-peer", "npm-no-pkg", "npm-unknown"], path: EFFECTFUL_MODULES },
+    },
+    {
       name: "nothing-imports-the-cli",
       comment: "The CLI is the top of the stack: it wires everything and nothing depends on it.",
       severity: "error",

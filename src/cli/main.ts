@@ -22,6 +22,7 @@ const commands: Record<string, Command> = {
   run: { load: lazy(() => import("./commands/run.js"), (m) => ({ run: m.runCommand, help: m.runHelp })), summary: "run an agent on one message" },
   runs: { load: lazy(() => import("./commands/runs.js"), (m) => ({ run: m.runsCommand, help: m.runsHelp })), summary: "list recorded runs" },
   trace: { load: lazy(() => import("./commands/trace.js"), (m) => ({ run: m.traceCommand, help: m.traceHelp })), summary: "print a run's timeline (or its raw events)" },
+  view: { load: lazy(() => import("./commands/view.js"), (m) => ({ run: m.viewCommand, help: m.viewHelp })), summary: "write a run's timeline or an eval report as one HTML page" },
   "eval-test": { load: evalTest, summary: "run eval cases (--mock: no key, no network)" },
   eval: { load: evalTest, summary: "alias of eval-test" },
   "merge-reports": {

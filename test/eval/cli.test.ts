@@ -309,8 +309,8 @@ ${CASE("still runs", "t.completed();")}`,
     const shard = await retrace(["eval-test", "--shard", "3/2"]);
     expect(shard.code).toBe(2);
     expect(shard.stderr).toMatch(/--shard 3\/2: expected i\/n with 1 <= i <= n/);
-    const reporter = await retrace(["eval-test", "--reporter", "html"]);
-    expect(reporter.stderr).toMatch(/unknown reporter "html"/);
+    const reporter = await retrace(["eval-test", "--reporter", "tap"]);
+    expect(reporter.stderr).toMatch(/unknown reporter "tap"; choose console, json\[=<file>\], junit\[=<file>\], markdown\[=<file>\] or html=<file>/);
     const missing = await retrace(["eval-test", "no/such/folder"]);
     expect(missing.code).toBe(2);
     expect(missing.stdout).toMatch(/no\/such\/folder: no such file or folder/);

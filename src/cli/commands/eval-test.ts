@@ -55,8 +55,9 @@ Running:
 
 Reporting:
   --reporter <r>         console (always on unless another reporter writes to stdout),
-                         json[=<file>], junit[=<file>], markdown[=<file>]; repeatable; at most one
-                         may write to stdout (no file)
+                         json[=<file>], junit[=<file>], markdown[=<file>], html=<file>; repeatable;
+                         at most one may write to stdout (no file). html: one self-contained page,
+                         with a timeline page per case run in <file>.runs/ when runs are kept
   --baseline <file>      a previous JSON report: list regressions, fixes and score changes
                          among the cases this run selected (merge shards, then compare with
                          retrace merge-reports --baseline)
@@ -65,7 +66,7 @@ Exit codes: 0 all cases passed, 1 a case failed, 2 a file, config or option coul
 `;
 
 interface ReporterTarget {
-  kind: "console" | "json" | "junit" | "markdown";
+  kind: "console" | "json" | "junit" | "markdown" | "html";
   file: string | undefined;
 }
 
@@ -73,9 +74,11 @@ function parseReporters(values: readonly string[], cwd: string, command = "eval-
   const targets = values.map((value): ReporterTarget => {
     const [kind, ...rest] = value.split("=");
     const file = rest.length ? rest.join("=") : undefined;
-    if (kind !== "console" && kind !== "json" && kind !== "junit" && kind !== "markdown") {
-      throw new UsageError(`${command}: unknown reporter "${kind}"; choose console, json[=<file>], junit[=<file>] or markdown[=<file>]`);
+    if (kind !== "console" && kind !== "json" && kind !== "junit" && kind !== "markdown" && kind !== "html") {
+      throw new UsageError(`${command}: unknown reporter "${kind}"; choose console, json[=<file>], junit[=<file>], markdown[=<file>] or html=<file>`);
     }
+    // The page links a timeline page per run, written beside it: it needs a place, not a pipe.
+    if (kind === "html" && file === undefined) throw new UsageError(`${command}: the html reporter writes a file and its runs' timelines beside it; give it one, e.g. --reporter html=report.html`);
     if (kind === "console" && file) throw new UsageError(`${command}: the console reporter writes to the terminal; it takes no file`);
     if (file === "") throw new UsageError(`${command}: --reporter ${kind}= needs a file name`);
     return { kind, file: file === undefined ? undefined : resolve(cwd, file) };
@@ -91,7 +94,7 @@ function parseReporters(values: readonly string[], cwd: string, command = "eval-
 
 /** A reporter other than the console's, given no file: it writes to stdout, and the console reporter steps aside. */
 function writesToStdout(target: ReporterTarget): target is ReporterTarget & { kind: "json" | "junit" | "markdown"; file: undefined } {
-  return target.kind !== "console" && target.file === undefined;
+  return target.kind !== "console" && target.kind !== "html" && target.file === undefined;
 }
 
 /** The console reporter's terminal: colour only on a TTY, and not under NO_COLOR. */
@@ -227,7 +230,7 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
   }
   // Files first: one that cannot be written is an error of the report, which the console's
   // verdict and the exit code then include.
-  report = writeFileReports(report, reporters);
+  report = await writeFileReports(report, reporters, io);
   consoleReporter?.finish(report);
   writeStdoutReports(report, reporters, io);
   if (scope) reportedSoFar.set(scope, { stray: scope.stray.length, errors: scope.errors.length });
@@ -285,10 +288,17 @@ function renderReport(report: EvalReport, kind: "json" | "junit" | "markdown"): 
 /**
  * Writes the reporters that have a file. One that cannot be written becomes an error of the
  * report (exit code 2); the files that were written are written again to carry it, so every
- * file, the console and the exit code agree.
+ * file, the console and the exit code agree. `context` is where the html reporter finds the
+ * report's run store (relative to cwd) and the keys to scrub.
  */
-export function writeFileReports(report: EvalReport, reporters: readonly ReporterTarget[]): EvalReport {
-  const targets = reporters.filter((reporter): reporter is ReporterTarget & { kind: "json" | "junit" | "markdown"; file: string } => reporter.kind !== "console" && reporter.file !== undefined);
+export async function writeFileReports(report: EvalReport, reporters: readonly ReporterTarget[], context: Pick<CliIO, "cwd" | "env">): Promise<EvalReport> {
+  const targets = reporters.filter((reporter): reporter is FileTarget => reporter.kind !== "console" && reporter.file !== undefined);
+  // Loaded only when asked for: it reads the run store, and SQLite is not free to load.
+  const html = targets.some((target) => target.kind === "html") ? await import("../html-pages.js") : undefined;
+  const writeReportFile = (data: EvalReport, target: FileTarget) => {
+    if (target.kind === "html") html?.writeHtmlReport(data, target.file, context);
+    else writeTextReport(data, { kind: target.kind, file: target.file });
+  };
   const written: typeof targets = [];
   const failures: { code: string; message: string }[] = [];
   for (const target of targets) {
@@ -311,7 +321,9 @@ export function writeFileReports(report: EvalReport, reporters: readonly Reporte
   return updated;
 }
 
-function writeReportFile(report: EvalReport, target: { kind: "json" | "junit" | "markdown"; file: string }): void {
+type FileTarget = ReporterTarget & { kind: "json" | "junit" | "markdown" | "html"; file: string };
+
+function writeTextReport(report: EvalReport, target: { kind: "json" | "junit" | "markdown"; file: string }): void {
   mkdirSync(dirname(target.file), { recursive: true });
   writeFileSync(target.file, renderReport(report, target.kind));
 }

@@ -8,7 +8,7 @@ import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { consoleTarget, parseReporters, readBaseline, writeFileReports, writesToStdout, writeStdoutReports } from "./eval-test.js";
 
-export const mergeReportsHelp = `retrace merge-reports <report.json...> [--baseline <report.json>] [--reporter json=<file>|junit=<file>|markdown=<file>]
+export const mergeReportsHelp = `retrace merge-reports <report.json...> [--baseline <report.json>] [--reporter json=<file>|junit=<file>|markdown=<file>|html=<file>]
 
 Merges the JSON reports of the shards of one eval run (retrace eval-test --shard i/n
 --reporter json=<file>) into one report, prints its summary and exits as the whole run would have.
@@ -21,7 +21,7 @@ Every shard must be there (1/n to n/n, once each), run with the same --repeat, -
 Exit codes: 0 all cases passed, 1 a case failed, 2 a report, file or config could not be loaded.
 `;
 
-export function mergeReportsCommand(argv: string[], io: CliIO): ExitCode {
+export async function mergeReportsCommand(argv: string[], io: CliIO): Promise<ExitCode> {
   const { values, positionals } = parseCommandArgs("merge-reports", argv, { reporter: { type: "string", multiple: true }, baseline: { type: "string" } });
   if (positionals.length === 0) throw new UsageError(`merge-reports: give the JSON reports to merge\n\n${mergeReportsHelp}`);
   const reporters = parseReporters(values.reporter ?? [], io.cwd, "merge-reports");
@@ -30,7 +30,7 @@ export function mergeReportsCommand(argv: string[], io: CliIO): ExitCode {
     positionals.map((file) => ({ file, report: readReport(resolve(io.cwd, file)) })),
     baseline ? { baseline } : {},
   );
-  merged = writeFileReports(merged, reporters);
+  merged = await writeFileReports(merged, reporters, io);
   if (!reporters.some(writesToStdout)) {
     const reporter = new ConsoleReporter(consoleTarget(io));
     io.stdout(`merged ${positionals.length} report(s): ${merged.summary.cases} case(s)\n`);

@@ -1,0 +1,3 @@
+import { benchHtmlView } from "./html-view.js";
+
+await benchHtmlView();
