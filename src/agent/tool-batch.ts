@@ -20,7 +20,7 @@ export type PendingDecision = EventOf<"run.paused">["pending"][number];
 
 export type BatchOutcome =
   | { paused: false }
-  | { paused: true; reason: "approval"; pending: PendingDecision[] }
+  | { paused: true; reason: "approval" | "unknown_outcome"; pending: PendingDecision[] }
   | { paused: true; reason: "child_waiting"; childRunId: string; pending: PendingDecision[] };
 
 interface Failure {
@@ -156,11 +156,11 @@ async function executeAll(calls: readonly PreparedCall[], log: RunLog, context: 
 /**
  * Calls whose start marker is in the log but whose outcome is not: the run paused on a child,
  * or the process stopped. A child run is continued; an idempotent tool runs again; anything
- * else may have had its effect, so it is reported as an unknown outcome, never silently re-run.
+ * else may have had its effect, so it gets `tool.unknown_outcome` and the run pauses until a
+ * person decides (`tool.decided`): run it again, or tell the model its outcome is unknown.
  */
 async function settleStarted(tools: ReadonlyMap<string, AnyTool>, log: RunLog, context: RunContext, signal: AbortSignal, runChild: ChildRunner): Promise<BatchOutcome> {
   const started = log.state.pendingCalls.filter((call) => call.phase === "started");
-  if (started.length === 0) return { paused: false };
   const rerun: PreparedCall[] = [];
   const unknown: LogPayload[] = [];
   for (const call of started) {
@@ -171,12 +171,29 @@ async function settleStarted(tools: ReadonlyMap<string, AnyTool>, log: RunLog, c
         type: "tool.unknown_outcome",
         callId: call.callId,
         name: call.name,
-        detail: `${call.name} started but its outcome was never recorded; it is not idempotent, so it was not run again`,
+        detail: `${call.name} started but its outcome was never recorded; it is not idempotent, so it is not run again without a decision`,
       });
     }
   }
   if (unknown.length) log.appendAll(unknown);
-  return rerun.length ? executeAll(rerun, log, context, signal, runChild) : { paused: false };
+  // Decided by a person: run again, under a new start marker.
+  const decided: PreparedCall[] = [];
+  const failures: LogPayload[] = [];
+  for (const call of log.state.pendingCalls.filter((pending) => pending.phase === "rerun")) {
+    const prepared = prepare(call, tools);
+    if ("kind" in prepared) failures.push({ type: "tool.failed", callId: call.callId, name: call.name, error: prepared });
+    else decided.push(prepared);
+  }
+  if (failures.length) log.appendAll(failures);
+  if (decided.length) log.appendAll(decided.map((call): LogPayload => ({ type: "tool.started", callId: call.callId, name: call.name })));
+  const again = [...rerun, ...decided];
+  if (again.length) {
+    const outcome = await executeAll(again, log, context, signal, runChild);
+    if (outcome.paused) return outcome;
+  }
+  const undecided = log.state.pendingCalls.filter((call) => call.phase === "unknown");
+  if (undecided.length === 0) return { paused: false };
+  return { paused: true, reason: "unknown_outcome", pending: undecided.map((call) => ({ callId: call.callId, tool: call.name, roles: [], unknownOutcome: true as const })) };
 }
 
 /**

@@ -32,6 +32,7 @@ const commands: Record<string, Command> = {
   approve: { load: lazy(() => import("./commands/approve.js"), (m) => ({ run: m.approveCommand, help: m.approveHelp })), summary: "approve or deny a call a run waits on" },
   bench: { load: lazy(() => import("./commands/bench.js"), (m) => ({ run: m.benchCommand, help: m.benchHelp })), summary: "run a public benchmark (BFCL, GAIA) with its official scoring" },
   resume: { load: lazy(() => import("./commands/resume.js"), (m) => ({ run: m.resumeCommand, help: m.resumeHelp })), summary: "continue a paused run where it stopped" },
+  verify: { load: lazy(() => import("./commands/verify.js"), (m) => ({ run: m.verifyCommand, help: m.verifyHelp })), summary: "check a run's hash chain (edited, deleted or swapped rows)" },
 };
 
 function usage(): string {

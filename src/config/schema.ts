@@ -125,7 +125,13 @@ export const AgentConfigSchema = z.strictObject({
   workspace: z.string().optional(),
   /** Files search_docs indexes, relative to the config file. */
   documents: z.array(z.string()).default([]),
-  store: z.strictObject({ path: z.string().optional() }).default({}),
+  store: z
+    .strictObject({
+      path: z.string().optional(),
+      /** normal (default): survives a process crash; full: survives power loss too (slower commits). See docs/durability.md. */
+      synchronous: z.enum(["normal", "full"]).optional(),
+    })
+    .default({}),
   /** chat/plan: read-only tools only; act: approvals where required; auto: trust rules skip them; yolo: no approvals, no rate limits. */
   mode: z.enum(["chat", "plan", "act", "auto", "yolo"]).default("act"),
   /** First match wins. */

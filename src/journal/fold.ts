@@ -12,8 +12,12 @@ export interface PendingCall {
   step: number;
   args: unknown;
   rawArgs: string | undefined;
-  /** "requested": nothing ran yet; "started": the tool began and its outcome is not in the log. */
-  phase: "requested" | "started";
+  /**
+   * "requested": nothing ran yet; "started": the tool began and its outcome is not in the log;
+   * "unknown": it started, the process stopped, and it may not run again without a person's
+   * decision; "rerun": a person decided it runs again.
+   */
+  phase: "requested" | "started" | "unknown" | "rerun";
 }
 
 export interface PendingApproval {
@@ -105,6 +109,10 @@ export function fold(events: readonly RunEvent[], from: RunState = initialState(
   for (const event of events) state = apply(state, event);
   return state;
 }
+
+/** What the model is told about a call whose outcome a person chose not to find out by running it again. */
+export const UNKNOWN_OUTCOME_SKIPPED =
+  "Error (unknown_outcome): the call started but the process running it stopped before its outcome was recorded; it was not run again, so whether it had its effect is unknown";
 
 /** What the model is told about a tool call's outcome; derived here so replay derives the same. */
 export function toolResultContent(result: unknown): string {
@@ -241,8 +249,20 @@ function apply(previous: RunState, event: RunEvent): RunState {
         status: "blocked",
         blocked: { reason: event.reason, detail: event.detail },
       });
+    // Not settled: the call waits for a person (tool.decided). The model hears nothing until then.
     case "tool.unknown_outcome":
-      return settle(state, event, `Error (unknown_outcome): ${event.detail}`, true, { status: "unknown_outcome" });
+      return {
+        ...withCall(state, event, { status: "unknown_outcome" }),
+        pendingCalls: state.pendingCalls.map((call) => (call.callId === event.callId ? { ...call, phase: "unknown" } : call)),
+      };
+    case "tool.decided":
+      if (event.decision === "rerun") {
+        return {
+          ...withCall(state, event, { status: "pending" }),
+          pendingCalls: state.pendingCalls.map((call) => (call.callId === event.callId ? { ...call, phase: "rerun" } : call)),
+        };
+      }
+      return settle(state, event, UNKNOWN_OUTCOME_SKIPPED, true, { status: "unknown_outcome" });
     case "approval.requested":
       return {
         ...state,
