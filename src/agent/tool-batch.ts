@@ -81,18 +81,29 @@ async function execute(call: PreparedCall, log: RunLog, context: RunContext, sig
   // The call's time is the logged start of the call: a resumed re-run sees the same time.
   const started = log.events.findLast((event) => event.type === "tool.started" && event.callId === call.callId);
   const startedAt = started ? RunLog.timeOf(started) : (log.latestTime() ?? 0);
+  // The call's own signal: aborted with the run, or when the call times out.
+  const own = new AbortController();
+  const abort = () => own.abort(signal.reason);
+  if (signal.aborted) abort();
+  else signal.addEventListener("abort", abort, { once: true });
+  // Once the call has an outcome, nothing it does later reaches the log.
+  let sealed = false;
   const toolContext: ToolContext = {
     runId: log.runId,
     callId: call.callId,
-    signal,
+    signal: own.signal,
     now: () => startedAt,
     recordRetrieval(query: string, chunks: RetrievedChunk[]) {
-      retrievals.push({ type: "retrieval", callId: call.callId, tool: call.name, query, chunks });
+      if (!sealed) retrievals.push({ type: "retrieval", callId: call.callId, tool: call.name, query, chunks });
     },
   };
   // No clock reads around the call: tools finish in any order, and the log must not show it.
   try {
-    const value = await call.tool.run(call.args, toolContext);
+    const value = await withTimeout(call.tool.run(call.args, toolContext), call.tool.timeoutMs, own);
+    sealed = true;
+    if (value === TIMED_OUT) {
+      return { retrievals, outcome: { kind: "failed", error: { kind: "timeout", message: `${call.name} did not finish within ${call.tool.timeoutMs} ms; it was aborted` } } };
+    }
     const result = value === undefined ? null : value;
     try {
       // The result must survive the log unchanged; refuse what canonical JSON would alter.
@@ -102,8 +113,32 @@ async function execute(call: PreparedCall, log: RunLog, context: RunContext, sig
     }
     return { retrievals, outcome: { kind: "finished", result } };
   } catch (error) {
+    sealed = true;
     return { retrievals, outcome: { kind: "failed", error: { kind: "threw", message: describeThrown(error) } } };
+  } finally {
+    signal.removeEventListener("abort", abort);
   }
+}
+
+const TIMED_OUT: unique symbol = Symbol("timed out");
+
+/**
+ * The call's value, or TIMED_OUT once `ms` passed (and the call's signal is aborted). A call
+ * that settles after its timeout — resolving, or rejecting — is swallowed here: it can neither
+ * change the outcome already taken nor surface as an unhandled rejection.
+ */
+function withTimeout<T>(running: Promise<T> | T, ms: number | undefined, own: AbortController): Promise<T | typeof TIMED_OUT> {
+  const promise = Promise.resolve(running);
+  if (ms === undefined) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => {
+      own.abort(new Error("timeout"));
+      resolve(TIMED_OUT);
+    }, ms);
+  });
+  promise.catch(() => undefined);
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -35,6 +35,14 @@ export const ToolEntrySchema = z.union([
     requires_approval: z.union([z.boolean(), z.string(), z.array(z.string()).min(1)]).optional(),
     /** Seconds a decision may take. */
     approval_timeout: z.number().positive().optional(),
+    /** Seconds one call may take before it fails with kind `timeout`. */
+    timeout: z.number().positive().optional(),
+  }),
+  /** A module of the user's own tools (made with defineTool), relative to the config file. */
+  z.strictObject({
+    module: z.string().min(1),
+    /** Seconds one call of any of its tools may take. */
+    timeout: z.number().positive().optional(),
   }),
 ]);
 export type ToolEntry = z.infer<typeof ToolEntrySchema>;
