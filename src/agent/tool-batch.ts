@@ -83,15 +83,12 @@ async function execute(call: PreparedCall, log: RunLog, context: RunContext, sig
   const startedAt = started ? RunLog.timeOf(started) : (log.latestTime() ?? 0);
   // The call's own signal: aborted with the run, or when the call times out.
   const own = new AbortController();
-  const abort = () => own.abort(signal.reason);
-  if (signal.aborted) abort();
-  else signal.addEventListener("abort", abort, { once: true });
   // Once the call has an outcome, nothing it does later reaches the log.
   let sealed = false;
   const toolContext: ToolContext = {
     runId: log.runId,
     callId: call.callId,
-    signal: own.signal,
+    signal: call.tool.timeoutMs === undefined ? signal : AbortSignal.any([signal, own.signal]),
     now: () => startedAt,
     recordRetrieval(query: string, chunks: RetrievedChunk[]) {
       if (!sealed) retrievals.push({ type: "retrieval", callId: call.callId, tool: call.name, query, chunks });
@@ -115,8 +112,6 @@ async function execute(call: PreparedCall, log: RunLog, context: RunContext, sig
   } catch (error) {
     sealed = true;
     return { retrievals, outcome: { kind: "failed", error: { kind: "threw", message: describeThrown(error) } } };
-  } finally {
-    signal.removeEventListener("abort", abort);
   }
 }
 

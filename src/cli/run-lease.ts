@@ -37,14 +37,6 @@ export async function withRunLease(store: SqliteRunStore, runId: string, io: Cli
   }
 }
 
-/** Refuses to continue a run whose hash chain does not hold, naming the first bad row. */
-export function checkChainBefore(store: SqliteRunStore, runId: string, what: string): void {
-  for (const member of store.family(runId)) {
-    const report = store.verify(member);
-    if (!report.ok) throw new TamperedLogError(member, report.seq, `${what}: ${report.problem}`, store.path);
-  }
-}
-
 /** A tampered log is its own exit code, so scripts can tell it from bad usage. */
 export function tamperedExit(io: CliIO, error: unknown): ExitCode {
   if (!(error instanceof TamperedLogError)) throw error;

@@ -31,7 +31,9 @@ export async function loadToolModules(loaded: LoadedConfig): Promise<Map<number,
       for (const candidate of values) if (isTool(candidate)) tools.push(candidate);
     }
     if (tools.length === 0) throw new ConfigError(`tool module ${entry.module} exports no tools made with defineTool`, place);
-    const unique = [...new Map(tools.map((tool) => [tool.name, tool])).values()];
+    // In name order (code points), whatever order a loader lists the exports in: the tool list
+    // is part of every request and of the agent's digest, so it must not depend on the loader.
+    const unique = [...new Map(tools.map((tool) => [tool.name, tool])).values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     found.set(index, entry.timeout !== undefined ? unique.map((tool) => ({ ...tool, timeoutMs: entry.timeout as number * 1000 })) : unique);
   }
   return found;

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import type Database from "better-sqlite3";
-import { SeqConflictError, StoreError } from "../errors/index.js";
+import { SeqConflictError, StoreError, TamperedLogError } from "../errors/index.js";
 import { CHAIN_START, chainLink, checkChain, type ChainReport } from "./chain.js";
 import { DEFAULT_LEASE_MS, Leases, LEASES_SCHEMA, type LeaseHolder } from "./lease.js";
 import { checkStoredBody, parseEvent, serializeEvent, SUMMARY_EVENT_TYPES, summarize } from "../journal/index.js";
@@ -214,7 +214,18 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
+  /**
+   * A whole log (from seq 1) is checked against its hash chain as it is read, in the same
+   * pass: what a resume folds and sends to the model is what was written, or a
+   * TamperedLogError naming the first row that is not.
+   */
   read(runId: string, fromSeq = 1, toSeq = Number.MAX_SAFE_INTEGER): RunEvent[] {
+    if (fromSeq <= 1 && toSeq === Number.MAX_SAFE_INTEGER && this.#chainRows) {
+      const rows = this.#chainRows.all(runId) as { seq: number; body: string; chain: string | null }[];
+      const report = checkChain(rows);
+      if (!report.ok) throw new TamperedLogError(runId, report.seq, report.problem, this.path);
+      return rows.map((row) => parseEvent(row.body, { file: this.path, runId, seq: row.seq }));
+    }
     const rows = this.#readFrom.all(runId, fromSeq, toSeq) as { seq: number; body: string }[];
     return rows.map((row) => parseEvent(row.body, { file: this.path, runId, seq: row.seq }));
   }

@@ -5,7 +5,9 @@ import { agentForRun } from "../agent-for-run.js";
 import { parseCommandArgs } from "../args.js";
 import type { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
-import { checkChainBefore, tamperedExit, withRunLease } from "../run-lease.js";
+import { tamperedExit, withRunLease } from "../run-lease.js";
+import type { SqliteRunStore } from "../../store/index.js";
+import type { Approver } from "../../policy/index.js";
 import { dbHint, openStore } from "../store.js";
 import { approverOption, printOutcome } from "./run.js";
 
@@ -43,27 +45,37 @@ export async function resumeCommand(argv: string[], io: CliIO): Promise<ExitCode
   try {
     return await withRunLease(store, runId, io, async () => {
       try {
-        checkChainBefore(store, runId, "resume");
+        return await resumeHeld(store, runId, io, values, approver);
       } catch (error) {
         return tamperedExit(io, error);
       }
-      const { agent, started, changed } = await agentForRun(store, runId, {
-        cwd: io.cwd,
-        ...(values.config ? { config: values.config } : {}),
-        ...(values.mock ? { mock: values.mock } : {}),
-        build: { env: io.env, ...(approver ? { approver } : {}) },
-      });
-      if (changed) io.stderr(`warning: the agent's definition changed since run ${runId} started; continuing with the current one\n`);
-      const context = createRunContext({ seed: started.seed });
-      const before = store.lastSeq(runId);
-      const outcome = await AgentRun.open(agent, runId, { store, context }).resume({ mark: true });
-      if (store.lastSeq(runId) === before && (outcome.status === "completed" || outcome.status === "failed")) {
-        io.stderr(`run ${runId} had already ${outcome.status === "completed" ? "completed" : "failed"}: nothing was left to do\n`);
-      }
-      return printOutcome(io, outcome, values.json, false, dbHint(io.cwd, store), store);
     });
   } finally {
     approver?.close?.();
     store.close();
   }
+}
+
+async function resumeHeld(
+  store: SqliteRunStore,
+  runId: string,
+  io: CliIO,
+  values: { config?: string | undefined; mock?: string | undefined; json: boolean },
+  approver: Approver | undefined,
+): Promise<ExitCode> {
+  // Every log this resume reads in full is checked against its hash chain as it is read.
+  const { agent, started, changed } = await agentForRun(store, runId, {
+    cwd: io.cwd,
+    ...(values.config ? { config: values.config } : {}),
+    ...(values.mock ? { mock: values.mock } : {}),
+    build: { env: io.env, ...(approver ? { approver } : {}) },
+  });
+  if (changed) io.stderr(`warning: the agent's definition changed since run ${runId} started; continuing with the current one\n`);
+  const context = createRunContext({ seed: started.seed });
+  const before = store.lastSeq(runId);
+  const outcome = await AgentRun.open(agent, runId, { store, context }).resume({ mark: true });
+  if (store.lastSeq(runId) === before && (outcome.status === "completed" || outcome.status === "failed")) {
+    io.stderr(`run ${runId} had already ${outcome.status === "completed" ? "completed" : "failed"}: nothing was left to do\n`);
+  }
+  return printOutcome(io, outcome, values.json, false, dbHint(io.cwd, store), store);
 }

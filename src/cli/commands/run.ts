@@ -162,14 +162,24 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
     const context = createRunContext({ seed: loaded.config.llm.seed ?? 0 });
     const runId = runIdOption ?? randomIds.runId();
     return await withRunLease(store, runId, io, async () => {
-      if (store.lastSeq(runId) > 0) throw new UsageError(`run: a run ${runId} is already in ${store.path}; pick another --run-id, or continue it with: retrace resume ${runId}`);
-      const run = AgentRun.start(agent, {
-        store,
-        context,
-        runId,
-        // Relative to the store, so that resume finds them from any folder.
-        source: { config: recordPath(store.path, configFile), ...(mockFile ? { mock: recordPath(store.path, mockFile) } : {}) },
-      });
+      let run: AgentRun;
+      if (store.lastSeq(runId) > 0) {
+        // A process killed between the run's start and its message left a run with no turn:
+        // running the same command again gives it its message. Anything further along is resumed.
+        const opened = AgentRun.open(agent, runId, { store, context });
+        if (opened.log.state.turns > 0 || opened.log.state.status !== "running") {
+          throw new UsageError(`run: a run ${runId} is already in ${store.path}; pick another --run-id, or continue it with: retrace resume ${runId}`);
+        }
+        run = opened;
+      } else {
+        run = AgentRun.start(agent, {
+          store,
+          context,
+          runId,
+          // Relative to the store, so that resume finds them from any folder.
+          source: { config: recordPath(store.path, configFile), ...(mockFile ? { mock: recordPath(store.path, mockFile) } : {}) },
+        });
+      }
       // Output guardrails may redact or withhold the answer, so it cannot be shown before they ran.
       const streaming = values.stream && !values.json && !agent.guardrails;
       const printer = streamPrinter(io);
