@@ -3,4 +3,4 @@ export { MemoryRunStore } from "./memory-store.js";
 export { SqliteRunStore, STORE_SCHEMA_VERSION, DEFAULT_DB_PATH, type SqliteStoreOptions, type RunLease } from "./sqlite-store.js";
 export { RunLog, type LogPayload, type RunLogOptions } from "./run-log.js";
 export { checkChain, chainLink, type ChainReport } from "./chain.js";
-export { DEFAULT_LEASE_MS, type LeaseHolder } from "./lease.js";
+export { DEFAULT_LEASE_MS, type LeaseHolder } from "./lease-holder.js";

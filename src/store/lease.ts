@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import type Database from "better-sqlite3";
 import { RunBusyError } from "../errors/index.js";
+import type { LeaseHolder } from "./lease-holder.js";
 
 /**
  * One runner per run. A process that drives a run holds its lease: a row in the store with the
@@ -21,18 +22,6 @@ CREATE TABLE IF NOT EXISTS leases (
   expires INTEGER NOT NULL
 ) WITHOUT ROWID;
 `;
-
-export const DEFAULT_LEASE_MS = 15_000;
-
-export interface LeaseHolder {
-  runId: string;
-  pid: number;
-  host: string;
-  /** ISO time the holder took the run. */
-  since: string;
-  /** Epoch ms the lease lapses unless renewed. */
-  expires: number;
-}
 
 export interface LeaseOptions {
   /** How long the lease lives without renewal. */

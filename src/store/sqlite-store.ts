@@ -6,7 +6,8 @@ import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { SeqConflictError, StoreError, TamperedLogError } from "../errors/index.js";
 import { CHAIN_START, chainLink, checkChain, type ChainReport } from "./chain.js";
-import { DEFAULT_LEASE_MS, Leases, LEASES_SCHEMA, type LeaseHolder } from "./lease.js";
+import { Leases, LEASES_SCHEMA } from "./lease.js";
+import { DEFAULT_LEASE_MS, type LeaseHolder } from "./lease-holder.js";
 import { checkStoredBody, parseEvent, serializeEvent, SUMMARY_EVENT_TYPES, summarize } from "../journal/index.js";
 import { type RunEvent } from "../contracts/index.js";
 import type { RunStore, RunSummary } from "../contracts/index.js";
@@ -258,6 +259,15 @@ export class SqliteRunStore implements RunStore {
       const summary = summarize(lifecycle) as RunSummary;
       return { ...summary, events: row.last, updatedAt: row.updatedAt };
     });
+  }
+
+  /** The connection's durability settings, as SQLite reports them. */
+  get settings(): { journalMode: string; synchronous: "OFF" | "NORMAL" | "FULL" | "EXTRA" } {
+    const levels = ["OFF", "NORMAL", "FULL", "EXTRA"] as const;
+    return {
+      journalMode: String(this.#db.pragma("journal_mode", { simple: true })),
+      synchronous: levels[Number(this.#db.pragma("synchronous", { simple: true }))] ?? "FULL",
+    };
   }
 
   /** The run and its descendants (child runs are named `<parent>.<callId>`). */
