@@ -56,11 +56,15 @@ export const jsonSchemaScorer = registerBuiltin(
       }
       const result = toValidator(expected).safeParse(subject);
       if (result.success) return passed("valid against the schema");
+      if (result.error.issues.length === 0) {
+        const what = subject === value ? `the value ${describe(subject, 100)}` : `the JSON in the text, ${describe(subject, 100)},`;
+        return failed(`invalid: ${what} does not match the schema (the validator named no violation)`, { issues: [] });
+      }
       // Every violation, not only the first: fixing one at a time is a slow loop.
       const issues = result.error.issues.map((issue) => ({ path: issue.path.length ? issue.path.map(String).join(".") : "(root)", message: issue.message }));
       const shown = issues.slice(0, 5).map((issue) => `at ${issue.path}: ${issue.message}`);
       if (issues.length > shown.length) shown.push(`and ${issues.length - shown.length} more`);
-      return failed(`${issues.length === 1 ? "invalid" : `${issues.length} violations`}: ${shown.join("; ") || "does not match"}`, { issues });
+      return failed(`${issues.length === 1 ? "invalid" : `${issues.length} violations`}: ${shown.join("; ")}`, { issues });
     },
   }),
 );

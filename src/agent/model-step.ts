@@ -3,6 +3,7 @@ import { digest } from "../canonical/index.js";
 import { identityOf, type EventOf, type LlmRequest, type LlmResponse, type ToolSpec } from "../contracts/index.js";
 import { RunLog, type LogPayload } from "../store/index.js";
 import { requestKey } from "../keys/index.js";
+import { scrubbedStream } from "../redaction/index.js";
 import { toolSpecs } from "../tools/index.js";
 import type { AgentDefinition } from "./definition.js";
 
@@ -68,19 +69,24 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
     interrupted = undefined;
     // The provider's "now" (an HTTP-date retry-after) is the attempt's logged start.
     const startedAt = RunLog.timeOf(started);
+    // Streamed text reaches the caller (a terminal) before the event that records it: it is
+    // scrubbed as the log scrubs it, and what an attempt held back is passed on when it ends.
+    const stream = env.onTextDelta ? scrubbedStream(agent.redaction ?? {}, env.onTextDelta) : undefined;
     try {
       const response = await agent.model.generate(started.request, {
         callIndex: log.state.llmCalls,
         attempt,
         now: () => startedAt,
         ...(env.signal ? { signal: env.signal } : {}),
-        ...(env.onTextDelta ? { onTextDelta: env.onTextDelta } : {}),
+        ...(stream ? { onTextDelta: (delta: string) => stream.push(delta) } : {}),
       });
+      stream?.end();
       const answer = withUniqueCallIds(response, log);
       // Unknown usage is an unknown cost, never $0.
       const cost = agent.cost && answer.usage ? agent.cost(agent.model.model, answer.usage) : null;
       return { ok: true, finished: { type: "llm.finished", step, attempt, requestKey: started.requestKey, response: answer, cost } };
     } catch (error) {
+      stream?.end();
       const failure = describeFailure(error);
       const retryable = error instanceof ProviderError && error.retryable && attempt <= maxRetries && !env.signal?.aborted;
       const retryInMs = retryable ? backoff(error, attempt, agent.retryBaseMs ?? 500, jitter(env.seed, log.runId, step, attempt)) : null;

@@ -12,18 +12,84 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
  * fields are common in our own types and carry no information.
  */
 export function canonicalJson(value: unknown): string {
+  const form = canonicalForm(value, false);
+  return form.text ?? canonicalText(form);
+}
+
+/**
+ * A value as canonical JSON will write it: a fresh copy of plain data, equal to what `JSON.parse`
+ * of the canonical text gives (undefined properties left out, -0 as 0), sharing nothing with
+ * `value` but strings, which are immutable. A writer can validate and keep the copy instead of
+ * parsing its own bytes back, and write it with `canonicalText`; no big text is copied to learn
+ * that it can be stored.
+ */
+export interface CanonicalCopy {
+  readonly copy: unknown;
+  /**
+   * False for the rare value with an array-index or "__proto__" key, which a plain object
+   * cannot hold in sorted order: its copy is parsed from the general writer's text.
+   */
+  readonly sorted: boolean;
+  /** It holds a string long enough for the writer to splice in rather than copy. */
+  readonly big: boolean;
+}
+
+export function canonicalCopy(value: unknown): CanonicalCopy {
+  return canonicalForm(value, true);
+}
+
+/** The canonical text of a canonical copy (of the copy's top level changed by hand, keys kept in order). */
+export function canonicalText(form: CanonicalCopy): string {
+  // Stryker disable next-line ConditionalExpression: equivalent, `write` gives the same text as the fast path, only slower
+  if (form.sorted && !form.big) return JSON.stringify(form.copy);
+  if (!form.big) return write(form.copy, [], 0);
+  return canonicalParts(form).reduce((text, part) => text + part);
+}
+
+/**
+ * The canonical text of a canonical copy as parts whose concatenation is the text, each long
+ * string that needs no escape a part of its own (the string itself, shared, not copied): a
+ * store can then write the bytes part by part instead of flattening one huge rope first.
+ */
+export function canonicalParts(form: CanonicalCopy): string[] {
+  if (!form.big) return [canonicalText(form)];
+  const spliced: string[] = [];
+  const pieces = write(form.copy, [], 0, spliced).split(SPLICED);
+  const parts: string[] = [pieces[0] as string];
+  spliced.forEach((text, index) => parts.push(text, pieces[index + 1] as string));
+  return parts;
+}
+
+/** Stands in for a spliced string while the rest is written: a control character, which canonical JSON always escapes, so it occurs nowhere else. */
+const SPLICED = "\u0000";
+
+/** canonicalJson's walk; `parse` asks for a copy also of a value only the general writer can write. */
+function canonicalForm(value: unknown, parse: boolean): CanonicalCopy & { text?: string } {
   const path: (string | number)[] = [];
+  const bigBefore = bigStrings;
   try {
-    const sorted = sortedCopy(value, path, 0);
-    // Stryker disable next-line ConditionalExpression: equivalent, `write` gives the same text as the fast path, only slower
-    if (sorted !== INDEX_KEY) return JSON.stringify(sorted);
+    const copy = sortedCopy(value, path, 0);
+    if (copy !== INDEX_KEY) return { copy, sorted: true, big: bigStrings !== bigBefore };
     path.length = 0;
-    return write(value, path, 0);
+    const text = write(value, path, 0);
+    return { copy: parse ? (JSON.parse(text) as unknown) : undefined, sorted: false, big: false, text };
   } catch (error) {
     if (error instanceof Refusal) throw new CanonicalJsonError(error.message, formatPath(path));
     throw error;
   }
 }
+
+/**
+ * Strings this long are spliced into the text (`"` + text + `"`) when they need no escape,
+ * instead of being copied by JSON.stringify: V8 joins strings as ropes, so a 50 MB answer's
+ * body then shares the answer's memory instead of holding a second 50 MB (the memory store
+ * keeps bodies; a SQLite insert flattens the rope once, as it would read a flat copy).
+ */
+const SPLICE_LENGTH = 64 * 1024;
+/** What JSON.stringify would escape in a string (surrogates conservatively: only lone ones are). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** Counts long strings the walk met; a counter, not a flag, so that a nested walk cannot reset it. */
+let bigStrings = 0;
 
 const MAX_DEPTH = 512;
 
@@ -48,7 +114,10 @@ const INDEX_KEY = Symbol("unsortable key");
 function sortedCopy(value: unknown, path: (string | number)[], depth: number): unknown {
   if (typeof value !== "object" || value === null) {
     check(value);
-    return value;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent for the text, the count only picks the writer
+    if (typeof value === "string" && value.length >= SPLICE_LENGTH) bigStrings++;
+    // JSON writes -0 as 0: the copy holds what a reader of the text will hold.
+    return value === 0 ? 0 : value;
   }
   if (depth >= MAX_DEPTH) throw new Refusal(`the value contains a cycle (or nests deeper than ${MAX_DEPTH} levels)`);
   if (Array.isArray(value)) {
@@ -102,17 +171,28 @@ function check(value: unknown): void {
 
 function checkPlain(object: object): void {
   const proto = Object.getPrototypeOf(object) as unknown;
-  if (proto !== Object.prototype && proto !== null) {
-    const name = (object as { constructor?: { name?: string } }).constructor?.name ?? "object";
-    throw new Refusal(`a ${name} instance cannot be represented in JSON; convert it to plain data first`);
-  }
+  if (proto !== Object.prototype && proto !== null) throw new Refusal(`${describeInstance(proto)} cannot be represented in JSON; convert it to plain data first`);
 }
 
-// The general writer, for values with array-index keys: string concatenation, and the path is a stack
+/** "a Date instance", "an Entry instance"; an object whose prototype is no class's is said to be so. */
+function describeInstance(proto: unknown): string {
+  const constructor = (proto as { constructor?: unknown }).constructor;
+  const name = typeof constructor === "function" && constructor.prototype === proto ? constructor.name : "";
+  if (!name) return "an object with a custom prototype";
+  return `${/^[aeiou]/i.test(name) ? "an" : "a"} ${name} instance`;
+}
+
+// The general writer, for values with array-index keys and values with long strings: string
+// concatenation (V8 ropes, so a long string is spliced in, not copied), and the path is a stack
 // that is only formatted when something is refused.
-function write(value: unknown, path: (string | number)[], depth: number): string {
+function write(value: unknown, path: (string | number)[], depth: number, spliced?: string[]): string {
   if (typeof value !== "object" || value === null) {
     check(value);
+    if (typeof value === "string" && value.length >= SPLICE_LENGTH && !NEEDS_ESCAPE.test(value)) {
+      if (!spliced) return `"${value}"`;
+      spliced.push(value);
+      return `"${SPLICED}"`;
+    }
     return JSON.stringify(value);
   }
   const object = value as object;
@@ -126,7 +206,7 @@ function write(value: unknown, path: (string | number)[], depth: number): string
       path.push(i);
       // A hole or undefined in an array would become null: refuse rather than change the value.
       if (!(i in object)) throw new Refusal("a sparse array hole cannot be represented in JSON");
-      out += (i > 0 ? "," : "") + write(object[i], path, depth + 1);
+      out += (i > 0 ? "," : "") + write(object[i], path, depth + 1, spliced);
       path.pop();
     }
     out += "]";
@@ -140,7 +220,7 @@ function write(value: unknown, path: (string | number)[], depth: number): string
       const item = record[key];
       if (item === undefined) continue;
       path.push(key);
-      out += (first ? "" : ",") + JSON.stringify(key) + ":" + write(item, path, depth + 1);
+      out += (first ? "" : ",") + JSON.stringify(key) + ":" + write(item, path, depth + 1, spliced);
       path.pop();
       first = false;
     }

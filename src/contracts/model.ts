@@ -107,9 +107,10 @@ export interface GenerateOptions {
 /**
  * What a model sends with every request beyond the request itself, when that can change the
  * answer: the provider, where the requests go, and the sampling defaults it applies where the
- * request sets none (the request's own values win). Never credentials or headers. Request keys
- * and the agent digest include it, so two OpenAI-compatible servers serving one model name, or
- * one model built at two temperatures, never look alike.
+ * request sets none (the request's own values win), and the headers that change what the API
+ * does with it. Never credentials. Request keys and the agent digest include it, so two
+ * OpenAI-compatible servers serving one model name, one model built at two temperatures, or
+ * one Anthropic model with and without a beta header, never look alike.
  */
 export const ModelIdentitySchema = z.object({
   provider: z.string(),
@@ -120,6 +121,12 @@ export const ModelIdentitySchema = z.object({
   temperature: z.number().optional(),
   maxTokens: z.number().int().optional(),
   seed: z.number().int().optional(),
+  /**
+   * Headers sent with every request that can change the answer (`anthropic-version`,
+   * `anthropic-beta`, a gateway's routing header), names in lower case; credential headers and
+   * transport headers (user agent, retry counts) are never in it.
+   */
+  headers: z.record(z.string(), z.string()).optional(),
 });
 export type ModelIdentity = z.infer<typeof ModelIdentitySchema>;
 

@@ -1,6 +1,6 @@
-import { canonicalJson } from "../canonical/index.js";
+import { canonicalCopy, canonicalJson, canonicalParts, canonicalText, type CanonicalCopy } from "../canonical/index.js";
 import { CanonicalJsonError, EventFormatError, type ErrorPlace } from "../errors/index.js";
-import { RunEventSchema, type RunEvent } from "../contracts/index.js";
+import { EVENT_FORMAT_VERSION, LlmFinishedSchema, RunEventSchema, type RunEvent, type RunEventType } from "../contracts/index.js";
 
 /**
  * The one serialisation of an event: its canonical JSON. Both stores keep exactly these bytes
@@ -9,20 +9,13 @@ import { RunEventSchema, type RunEvent } from "../contracts/index.js";
  * EventFormatError naming the run, the seq and the field.
  */
 export function serializeEvent(event: RunEvent, place: ErrorPlace = placeOf(event)): string {
-  try {
-    const body = canonicalJson(event);
-    remember(body);
-    return body;
-  } catch (error) {
-    if (error instanceof CanonicalJsonError) throw new EventFormatError(error.message, { ...place, ...(error.place.path ? { path: error.place.path } : {}) });
-    throw error;
-  }
+  return canonical(() => canonicalJson(event), place);
 }
 
 /**
  * Checks bytes a store is asked to keep: valid JSON, canonical (re-serialising gives the same
- * bytes) and a valid event. Returns the event they hold. Both stores call this on append, so
- * they accept and refuse exactly the same logs.
+ * bytes) and a valid event. Returns the event they hold. Both stores call this (through
+ * `checkStoredBodies`) on append, so they accept and refuse exactly the same logs.
  */
 export function checkStoredBody(body: string, place: ErrorPlace = {}): RunEvent {
   let value: unknown;
@@ -31,30 +24,155 @@ export function checkStoredBody(body: string, place: ErrorPlace = {}): RunEvent 
   } catch (error) {
     throw new EventFormatError(`not valid JSON: ${(error as Error).message}`, place);
   }
-  const event = checkSchema(value, place);
-  // Bytes this process just produced with canonicalJson are canonical by construction.
-  if (fresh.delete(body)) return event;
-  let canonical: string;
-  try {
-    canonical = canonicalJson(value);
-  } catch (error) {
-    if (error instanceof CanonicalJsonError) throw new EventFormatError(error.message, { ...placeOf(event, place), ...(error.place.path ? { path: error.place.path } : {}) });
-    throw error;
-  }
-  if (canonical !== body) throw new EventFormatError("not in canonical form (keys sorted, no spaces, shortest numbers): the store keeps canonical bytes only", placeOf(event, place));
+  const event = checkSchema(RunEventSchema, value, place) as RunEvent;
+  const text = canonical(() => canonicalJson(value), placeOf(event, place));
+  if (text !== body) throw new EventFormatError("not in canonical form (keys sorted, no spaces, shortest numbers): the store keeps canonical bytes only", placeOf(event, place));
   return event;
 }
 
 /**
- * Bodies serialised here and not yet checked by a store: the writer's bytes need not be
- * canonicalised a second time. Bounded, so bodies serialised and never stored are let go.
+ * Bodies this codec made from typed events, with the events they hold. The writer's own bytes
+ * are checked where they are made — the event validated once, then serialised once — so a
+ * store given them takes the checked events instead of parsing and validating the bytes again.
+ * The arrays are frozen, so the pairing cannot go stale; each is taken once (a second store
+ * given the same array checks it in full and gets its own objects).
  */
-const fresh = new Set<string>();
-const FRESH_LIMIT = 64;
+const sealed = new WeakMap<readonly string[], readonly Encoded[]>();
 
-function remember(body: string): void {
-  if (fresh.size >= FRESH_LIMIT) fresh.clear();
-  fresh.add(body);
+function seal(encoded: readonly Encoded[]): readonly string[] {
+  const bodies = Object.freeze(encoded.map((item) => item.body));
+  sealed.set(bodies, encoded);
+  return bodies;
+}
+
+/**
+ * What a store checks before it keeps bodies: bodies this codec sealed give back the events it
+ * checked when it made them; any other bytes are checked in full (`checkStoredBody`). Either
+ * way the result is what a reader of the bytes will get.
+ */
+export function checkStoredBodies(bodies: readonly string[], place: ErrorPlace = {}): RunEvent[] {
+  return checkStoredEntries(bodies, place).map((entry) => entry.event);
+}
+
+/**
+ * As checkStoredBodies, with each body: a body the codec made with a long string in it also
+ * comes as `parts` (see canonicalParts), so a store can write its bytes without flattening it.
+ */
+export function checkStoredEntries(bodies: readonly string[], place: ErrorPlace = {}): Encoded[] {
+  const known = sealed.get(bodies);
+  if (known) {
+    sealed.delete(bodies);
+    return [...known];
+  }
+  return bodies.map((body) => ({ event: checkStoredBody(body, place), body }));
+}
+
+export interface Encoded {
+  readonly event: RunEvent;
+  readonly body: string;
+  /** The body in parts whose concatenation it is, when it holds a long spliced string. */
+  readonly parts?: readonly string[];
+}
+
+function encoded(event: RunEvent, form: CanonicalCopy): Encoded {
+  if (!form.big) return { event, body: canonicalText(form) };
+  const parts = canonicalParts(form);
+  return { event, body: parts.reduce((text, part) => text + part), parts };
+}
+
+/**
+ * Whole events, checked and serialised for a store: each is copied canonically (which refuses
+ * what JSON cannot hold), the copy validated, and the copy written. The copy, not the caller's
+ * object, becomes the stored event, so no reader shares an object with the writer.
+ */
+export function encodeEvents(events: readonly RunEvent[], place: ErrorPlace = {}): readonly string[] {
+  return seal(
+    events.map((event) => {
+      const here = placeOf(event, place);
+      const form = canonical(() => canonicalCopy(event), here);
+      const checked = checkSchema(RunEventSchema, form.copy, here) as RunEvent;
+      return encoded(checked, form);
+    }),
+  );
+}
+
+/** The envelope fields the log stamps on a payload (and an `llm.finished`'s duration). */
+export interface Stamp {
+  v: typeof EVENT_FORMAT_VERSION;
+  runId: string;
+  seq: number;
+  at: string;
+  durationMs?: number;
+}
+
+/** A payload already checked (schema and canonical form) and copied, waiting for its stamp. */
+export interface PreparedPayload {
+  readonly type: RunEventType;
+  /** The payload's canonical copy (see canonicalCopy). */
+  readonly form: CanonicalCopy & { readonly copy: Record<string, unknown> };
+  /** The copy as the schema gave it back: the stored event's fields. */
+  readonly data: Record<string, unknown>;
+}
+
+const STAMP_KEYS = ["v", "runId", "seq", "at", "durationMs"] as const;
+const StampSchema = LlmFinishedSchema.pick({ v: true, runId: true, seq: true, at: true, durationMs: true }).partial({ durationMs: true });
+
+/** Per event type, the schema of what a writer hands over: the event without its stamp. Built once. */
+const PAYLOAD_SCHEMAS = new Map(
+  RunEventSchema.options.map((schema) => {
+    const type: RunEventType = schema.shape.type.value;
+    const stamped = Object.fromEntries(STAMP_KEYS.filter((key) => key in schema.shape).map((key) => [key, true as const]));
+    return [type, (schema as unknown as { omit(mask: Record<string, true>): Schema }).omit(stamped)] as const;
+  }),
+);
+
+/**
+ * Checks one payload as the stores would check the event it becomes: canonical JSON can hold
+ * it unchanged, and it matches its type's schema. Reads no clock and keeps nothing, so a
+ * writer can learn whether an outcome can be stored before it commits to it.
+ */
+export function preparePayload(payload: { type: RunEventType }, place: ErrorPlace = {}): PreparedPayload {
+  const form = canonical(() => canonicalCopy(payload), place) as PreparedPayload["form"];
+  const schema = PAYLOAD_SCHEMAS.get(payload.type);
+  // An unknown type: the event schema names the problem as a store would.
+  const data = (schema ? checkSchema(schema, form.copy, place) : checkSchema(RunEventSchema, form.copy, place)) as Record<string, unknown>;
+  return { type: payload.type, form, data };
+}
+
+/**
+ * Stamps prepared payloads and serialises each once, into bodies a store takes without checking
+ * again. The stamp wins over a payload field of the same name. Each payload is consumed: its
+ * checked data becomes the stored event.
+ */
+export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedPayload }[]): readonly string[] {
+  return seal(
+    items.map(({ stamp, payload }) => {
+      const place = { runId: stamp.runId, seq: stamp.seq };
+      if (!validStamp(stamp)) checkSchema(StampSchema, stamp, place);
+      const merged: Record<string, unknown> = {};
+      const { copy } = payload.form;
+      for (const key of [...Object.keys(copy), ...Object.keys(stamp)].sort()) {
+        const value = key in stamp ? stamp[key as keyof Stamp] : copy[key];
+        // Assigning "__proto__" would set the prototype (such a copy is not `sorted`, so the general writer writes it).
+        if (key === "__proto__") Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
+        else merged[key] = value;
+      }
+      return encoded(Object.assign(payload.data, stamp) as unknown as RunEvent, { ...payload.form, copy: merged });
+    }),
+  );
+}
+
+/** The stamp check's fast path; anything it does not pass goes to the schema, which names the field. */
+function validStamp(stamp: Stamp): boolean {
+  return (
+    stamp.v === EVENT_FORMAT_VERSION &&
+    typeof stamp.runId === "string" &&
+    stamp.runId.length > 0 &&
+    Number.isSafeInteger(stamp.seq) &&
+    stamp.seq > 0 &&
+    typeof stamp.at === "string" &&
+    (stamp.durationMs === undefined || (Number.isFinite(stamp.durationMs) && stamp.durationMs >= 0))
+  );
 }
 
 /** Validates one stored event; the error names the run, the seq and the first bad field. */
@@ -67,17 +185,31 @@ export function parseEvent(input: string | unknown, place: ErrorPlace = {}): Run
       throw new EventFormatError(`not valid JSON: ${(error as Error).message}`, place);
     }
   }
-  return checkSchema(value, place);
+  return checkSchema(RunEventSchema, value, place) as RunEvent;
 }
 
-function checkSchema(value: unknown, place: ErrorPlace): RunEvent {
-  const result = RunEventSchema.safeParse(value);
+interface Schema {
+  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
+
+function checkSchema(schema: Schema, value: unknown, place: ErrorPlace): unknown {
+  const result = schema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
     const path = issue ? issue.path.join(".") : "";
     throw new EventFormatError(`invalid event${path ? ` at ${path}` : ""}: ${issue?.message ?? "unknown problem"}`, place);
   }
   return result.data;
+}
+
+/** Runs a canonical-JSON step, turning its refusal into an EventFormatError at the field. */
+function canonical<T>(step: () => T, place: ErrorPlace): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof CanonicalJsonError) throw new EventFormatError(error.message, { ...place, ...(error.place.path ? { path: error.place.path } : {}) });
+    throw error;
+  }
 }
 
 function placeOf(event: unknown, fallback: ErrorPlace = {}): ErrorPlace {

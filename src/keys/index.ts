@@ -1,1 +1,1 @@
-export { endpointOf, requestKey } from "./request-key.js";
+export { answerHeaders, endpointOf, requestKey } from "./request-key.js";

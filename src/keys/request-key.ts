@@ -1,11 +1,12 @@
 import { digest, frozenDigest } from "../canonical/index.js";
 import type { LlmRequest, ModelIdentity } from "../contracts/index.js";
+import { isSecretKey } from "../redaction/index.js";
 
 /**
  * What determines a model's answer, and nothing else: the request as the model sends it (its
- * own sampling defaults filled in where the request sets none), the provider and the endpoint;
- * never credentials or SDK headers. Replay finds recorded responses by this key (plus an
- * ordinal for repeated requests).
+ * own sampling defaults filled in where the request sets none), the provider, the endpoint and
+ * the headers that change the answer (`answerHeaders`); never credentials or SDK transport
+ * headers. Replay finds recorded responses by this key (plus an ordinal for repeated requests).
  */
 export function requestKey(model: ModelIdentity, request: LlmRequest): string {
   const { tools, ...rest } = request;
@@ -18,7 +19,30 @@ export function requestKey(model: ModelIdentity, request: LlmRequest): string {
     // The tool list is the bulk of a request and the same on every step: it enters by its digest.
     tools: frozenDigest(tools),
   };
-  return digest({ provider: model.provider, endpoint: endpointOf(model.baseUrl), request: sent });
+  const headers = model.headers && Object.keys(model.headers).length > 0 ? lowerCased(model.headers) : undefined;
+  // Absent headers add nothing, so the keys of models that send none are what they always were.
+  return digest({ provider: model.provider, endpoint: endpointOf(model.baseUrl), request: sent, ...(headers ? { headers } : {}) });
+}
+
+/**
+ * The configured headers that can change an answer, for a model's identity: names in lower case
+ * (HTTP names are case-insensitive), without credentials (`Authorization`, `x-api-key`, any
+ * secret-named header, cookies) and without headers that were unset (null).
+ */
+export function answerHeaders(headers: Readonly<Record<string, string | null | undefined>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const lower = name.toLowerCase();
+    if (typeof value !== "string" || isSecretKey(name) || CREDENTIAL_HEADER.test(lower)) continue;
+    out[lower] = value;
+  }
+  return out;
+}
+
+const CREDENTIAL_HEADER = /^(?:cookie|set-cookie|proxy-authorization|x-.*-(?:key|signature))$/;
+
+function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 /**

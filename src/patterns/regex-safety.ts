@@ -8,6 +8,11 @@
  * - back-references (`\1`, `\k<name>`), which no engine can match in linear time.
  * A repeated group of fixed-length, choice-free text (`(ab)+`, `(?:\.\d)*`) stays allowed.
  */
+const QUANTIFIER = /[*+?]|\{(\d+)(?:(,)(\d*))?\}/y;
+const NESTED =
+  "a repeated group that itself repeats or has alternatives (e.g. (a+)+ or (a|b)*) can take exponential time to match; repeat the inner part only (a+), or use a character class ([ab]*)";
+const FIXED_NESTED = "a repeated group that itself repeats or has alternatives can take exponential time to match; repeat the inner part only";
+
 export function unsafeRegexReason(source: string): string | undefined {
   interface Group {
     /** The group's body repeats something or offers alternatives. */
@@ -68,34 +73,23 @@ export function unsafeRegexReason(source: string): string | undefined {
       last = "none";
       continue;
     }
-    const quantifier = /^(?:[*+]|\{\d+,\d*\})/.exec(source.slice(i));
-    if (quantifier || char === "?") {
-      const text = quantifier ? quantifier[0] : "?";
-      const repeats = quantifier !== null && !/^\{(\d+),\1\}$/.test(text) && text !== "{0,1}";
-      if (repeats && typeof last === "object" && last.group.ambiguous) {
-        return `a repeated group that itself repeats or has alternatives (e.g. (a+)+ or (a|b)*) can take exponential time to match; repeat the inner part only (a+), or use a character class ([ab]*)`;
-      }
-      if (repeats || text === "?") top().ambiguous = true;
+    // Every spelling of a quantifier is read as its bounds, so equivalent spellings get one
+    // verdict: `{2,2}` is `{2}`, `{0,1}` is `?`, `{1,}` is `+`.
+    QUANTIFIER.lastIndex = i;
+    const quantifier = QUANTIFIER.exec(source);
+    if (quantifier) {
+      const text = quantifier[0];
+      const min = text === "+" ? 1 : text === "*" || text === "?" ? 0 : Number(quantifier[1]);
+      const max = text === "+" || text === "*" ? Infinity : text === "?" ? 1 : quantifier[2] === undefined ? min : quantifier[3] === "" ? Infinity : Number(quantifier[3]);
+      if (max > 1 && typeof last === "object" && last.group.ambiguous) return min === max ? FIXED_NESTED : NESTED;
+      // A count that varies offers the enclosing group a choice; a fixed count is like writing the atom out.
+      if (min !== max) top().ambiguous = true;
       i += text.length - 1;
       // Stryker disable next-line ConditionalExpression,ArithmeticOperator,StringLiteral: equivalent, the lazy ? read as a quantifier of nothing only marks as ambiguous what the quantifier before it already marked
       if (source[i + 1] === "?") i++; // lazy
       // Stryker disable next-line StringLiteral: equivalent, only whether `last` is a group is ever read, never which word it holds
       last = "none";
       continue;
-    }
-    // Stryker disable next-line ConditionalExpression: equivalent, for any other character the fixed-count pattern does not match and it is an atom, as below
-    if (char === "{") {
-      // {n} repeats a fixed number of times: like writing the atom out.
-      const fixed = /^\{(\d+)\}/.exec(source.slice(i));
-      if (fixed) {
-        if (typeof last === "object" && last.group.ambiguous && Number(fixed[1]) > 1) {
-          return `a repeated group that itself repeats or has alternatives can take exponential time to match; repeat the inner part only`;
-        }
-        i += fixed[0].length - 1;
-        // Stryker disable next-line StringLiteral: equivalent, only whether `last` is a group is ever read, never which word it holds
-        last = "none";
-        continue;
-      }
     }
     // Stryker disable next-line StringLiteral: equivalent, only whether `last` is a group is ever read, never which word it holds
     last = "atom";

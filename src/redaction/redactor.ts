@@ -1,5 +1,6 @@
-import { REDACTION, SECRET_PATTERNS } from "./patterns.js";
+import { MAY_LOOK_SECRET, REDACTION, SECRET_PATTERNS, SECRET_STARTS } from "./patterns.js";
 import { searchable } from "./scrub.js";
+import { setOwn } from "./by-key.js";
 
 export interface RedactionSettings {
   /** Known secret values (API keys the config names, provider variables): removed wherever they appear. */
@@ -19,6 +20,34 @@ export interface Redactor {
    * it holds no key.
    */
   value<T>(value: T): T;
+  /**
+   * Where a text that is still growing (a model's stream) can be cut, so that redacting the part
+   * before the cut on its own removes everything there is to remove from it: no known value and
+   * no credential-looking text the rest could complete runs across the cut. What is held back is
+   * the longest end of the text that begins a known value (so at most that value's length less
+   * one character) or the literal start of a credential pattern, or, after the start of something
+   * credential-looking in the last PATTERN_REACH characters, the text from there on. Ordinary
+   * text is passed on at once.
+   */
+  cut(text: string): number;
+}
+
+/** How far back the start of a credential-looking text still holds a stream's tail back. */
+const PATTERN_REACH = 8192;
+const ANCHOR = new RegExp(MAY_LOOK_SECRET.source, "g");
+
+/** The length of the longest end of `text` that is the beginning (not the whole) of one of `words`. */
+function heldEnd(text: string, words: readonly string[]): number {
+  let held = 0;
+  for (const word of words) {
+    for (let length = Math.min(text.length, word.length - 1); length > held; length--) {
+      if (text.endsWith(word.slice(0, length))) {
+        held = length;
+        break;
+      }
+    }
+  }
+  return held;
 }
 
 /**
@@ -64,8 +93,12 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
     return out;
   };
 
+  // Most strings hold nothing to remove: one scan per known value and one for all the patterns
+  // says so, and the string is returned as it is, never copied.
+  const mayHold = (input: string): boolean => needles.some((needle) => input.includes(needle)) || (patterns.length > 0 && MAY_LOOK_SECRET.test(input));
+
   const text = (input: string): string => {
-    if (keep.has(input)) return input;
+    if (keep.has(input) || !mayHold(input)) return input;
     let current = input;
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const next = once(current);
@@ -101,12 +134,34 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
         // Two keys that differ only in a secret would collide: number the later ones.
         let name = key;
         for (let n = 2; Object.hasOwn(out, name); n++) name = `${key}#${n}`;
-        out[name] = item;
+        setOwn(out, name, item);
       }
       return out;
     }
     return node;
   };
 
-  return { text, value: <T>(input: T) => value(input) as T };
+  const starts = patterns.length > 0 ? [...needles, ...SECRET_STARTS] : needles;
+  const cut = (input: string): number => {
+    let at = input.length - heldEnd(input, starts);
+    if (patterns.length > 0) {
+      ANCHOR.lastIndex = Math.max(0, input.length - PATTERN_REACH);
+      const anchor = ANCHOR.exec(input);
+      if (anchor) at = Math.min(at, anchor.index);
+    }
+    // A known value that runs across the cut moves it to the value's start (and may meet another).
+    for (let moved = true; moved && at > 0; ) {
+      moved = false;
+      for (const needle of needles) {
+        const found = input.indexOf(needle, Math.max(0, at - needle.length + 1));
+        if (found !== -1 && found < at) {
+          at = found;
+          moved = true;
+        }
+      }
+    }
+    return Math.max(0, at);
+  };
+
+  return { text, value: <T>(input: T) => value(input) as T, cut };
 }

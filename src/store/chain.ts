@@ -12,8 +12,12 @@ import { createHash } from "node:crypto";
  */
 export const CHAIN_START = "";
 
-export function chainLink(previous: string, body: string): string {
-  return createHash("sha256").update(previous).update("\n").update(body).digest("hex");
+/** `body` as one string or as parts whose concatenation it is (a long body is never flattened for this). */
+export function chainLink(previous: string, body: string | readonly string[]): string {
+  const hash = createHash("sha256").update(previous).update("\n");
+  if (typeof body === "string") hash.update(body);
+  else for (const part of body) hash.update(part);
+  return hash.digest("hex");
 }
 
 export type ChainReport =

@@ -1,6 +1,6 @@
 import { SeqConflictError, StoreError } from "../errors/index.js";
 import type { RunEvent, RunStore, RunSummary } from "../contracts/index.js";
-import { checkStoredBody, parseEvent, serializeEvent, summarize } from "../journal/index.js";
+import { checkStoredBodies, encodeEvents, parseEvent, summarize } from "../journal/index.js";
 import { compareBytes } from "./order.js";
 
 /**
@@ -12,11 +12,11 @@ export class MemoryRunStore implements RunStore {
   readonly #logs = new Map<string, string[]>();
 
   append(events: readonly RunEvent[]): void {
-    this.appendRaw(events.map((event) => serializeEvent(event)));
+    this.appendRaw(encodeEvents(events));
   }
 
   appendRaw(bodies: readonly string[]): RunEvent[] {
-    const checked = bodies.map((body) => checkStoredBody(body));
+    const checked = checkStoredBodies(bodies);
     const first = checked[0];
     if (!first) return [];
     const log = this.#logs.get(first.runId) ?? [];

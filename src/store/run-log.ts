@@ -1,7 +1,7 @@
 import type { RunContext } from "../context/index.js";
 import { EventFormatError } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, type EventPayload, type RunEvent, type RunEventType, type EventOf } from "../contracts/index.js";
-import { checkStoredBody, fold, initialState, serializeEvent, type RunState } from "../journal/index.js";
+import { fold, initialState, preparePayload, stampPayloads, type PreparedPayload, type RunState, type Stamp } from "../journal/index.js";
 import type { RunStore } from "../contracts/index.js";
 import { eventRedactor } from "../redaction/index.js";
 
@@ -43,6 +43,8 @@ export class RunLog {
   readonly #clock: RunContext["clock"];
   readonly #events: RunEvent[];
   readonly #redact: <P extends { type: RunEventType }>(payload: P) => P;
+  /** Payloads `refusal` checked, so that appending them does not check them again. */
+  readonly #prepared = new WeakMap<LogPayload, PreparedPayload>();
   #state: RunState;
 
   private constructor(runId: string, store: RunStore, clock: RunContext["clock"], events: RunEvent[], options: RunLogOptions) {
@@ -88,14 +90,14 @@ export class RunLog {
   /**
    * Why these payloads could not be stored (a NaN, a value canonical JSON would change, a schema
    * violation), or undefined when they can. Reads no clock and writes nothing, so a writer can
-   * turn an unstorable outcome into a stored failure instead of an exception.
+   * turn an unstorable outcome into a stored failure instead of an exception. The check is the
+   * one appending does, and is kept: appending these same payload objects next checks nothing
+   * twice (so a payload must not change between the two).
    */
   refusal(payloads: readonly LogPayload[]): string | undefined {
-    let seq = this.#state.lastSeq;
     for (const payload of payloads) {
-      const draft = { v: EVENT_FORMAT_VERSION, runId: this.runId, seq: ++seq, at: new Date(0).toISOString(), ...payload } as RunEvent;
       try {
-        checkStoredBody(serializeEvent(payload.type === "llm.finished" ? ({ ...draft, durationMs: 0 } as RunEvent) : draft));
+        this.#prepared.set(payload, this.#prepare(payload, { runId: this.runId }));
       } catch (error) {
         if (!(error instanceof EventFormatError)) throw error;
         return `${payload.type}${error.place.path ? ` at ${error.place.path}` : ""}: ${error.message}`;
@@ -104,28 +106,37 @@ export class RunLog {
     return undefined;
   }
 
+  #prepare(written: LogPayload, place: { runId: string; seq?: number }): PreparedPayload {
+    const prepared = this.#prepared.get(written);
+    if (!prepared) return preparePayload(this.#redact(written), place);
+    this.#prepared.delete(written);
+    return prepared;
+  }
+
   append<T extends RunEventType>(payload: Extract<LogPayload, { type: T }>): EventOf<T> {
     return this.appendAll([payload])[0] as EventOf<T>;
   }
 
-  /** Appends several events in one store transaction: all of them land, or none. */
+  /**
+   * Appends several events in one store transaction: all of them land, or none. Each payload is
+   * redacted, checked and copied once (`preparePayload`), stamped, and serialised once; the
+   * store takes those bytes with the checked events, and validates nothing twice.
+   */
   appendAll(payloads: readonly LogPayload[]): RunEvent[] {
     let seq = this.#state.lastSeq;
-    let started = this.#state.pendingLlm;
-    const bodies = payloads.map((written) => {
-      const payload = this.#redact(written);
+    let started = this.#state.pendingLlm ? RunLog.timeOf(this.#state.pendingLlm) : undefined;
+    const items = payloads.map((written) => {
+      const payload = this.#prepare(written, { runId: this.runId, seq: seq + 1 });
       const now = this.#clock.now();
-      const stamp = { v: EVENT_FORMAT_VERSION, runId: this.runId, seq: ++seq, at: new Date(now).toISOString() };
-      let event: RunEvent;
-      if (payload.type === "llm.finished") {
-        const since = started ? RunLog.timeOf(started) : now;
-        event = { ...stamp, ...payload, durationMs: Math.max(0, now - since) } as RunEvent;
-      } else event = { ...stamp, ...payload } as RunEvent;
-      if (event.type === "llm.started") started = event;
-      return serializeEvent(event);
+      const stamp: Stamp = { v: EVENT_FORMAT_VERSION, runId: this.runId, seq: ++seq, at: new Date(now).toISOString() };
+      if (payload.type === "llm.finished") stamp.durationMs = Math.max(0, now - (started ?? now));
+      if (payload.type === "llm.started") started = RunLog.timeOf(stamp);
+      return { stamp, payload };
     });
-    // The log's own copy is what the store read back from the bytes, so this process folds
-    // exactly what a process that opens the run later will fold.
+    const bodies = stampPayloads(items);
+    // The log's own copy is what the store gives back for the bytes (the checked copy, equal to
+    // what parsing them gives), so this process folds exactly what a process that opens the run
+    // later will fold, and shares no object with the writer.
     const events = this.store.appendRaw(bodies);
     this.#events.push(...events);
     this.#state = fold(events, this.#state);

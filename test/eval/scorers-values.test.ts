@@ -149,11 +149,12 @@ describe("json-schema", () => {
     expect(seven.reason).toMatch(/^7 violations: at tags\.0: [^;]+; at tags\.1: [^;]+; at tags\.2: [^;]+; at tags\.3: [^;]+; at tags\.4: [^;]+; and 2 more$/);
   });
 
-  it("says 'does not match' when a validator fails without saying why", () => {
+  it("says what did not match when a validator fails without naming a violation", () => {
     const silent = { safeParse: () => ({ success: false, error: { issues: [] } }) };
-    const result = score(jsonSchemaScorer, { value: 1, expected: silent });
+    const result = score(jsonSchemaScorer, { value: { n: 1 }, expected: silent });
     expect(result).toMatchObject({ value: 0, pass: false, details: { issues: [] } });
-    expect(result.reason).toMatch(/: does not match$/);
+    expect(result.reason).toBe('invalid: the value {"n":1} does not match the schema (the validator named no violation)');
+    expect(score(jsonSchemaScorer, { value: '{"n": 2}', expected: silent }).reason).toBe('invalid: the JSON in the text, {"n":2}, does not match the schema (the validator named no violation)');
   });
 
   it("parses text as JSON first: plain, or fenced with or without a json tag", () => {

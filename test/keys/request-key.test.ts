@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { AgentRun, agentDigest } from "../../src/agent/index.js";
 import type { LlmRequest, Message, ModelIdentity, ToolSpec } from "../../src/contracts/index.js";
 import { identityOf } from "../../src/contracts/index.js";
-import { endpointOf, requestKey } from "../../src/keys/index.js";
+import { answerHeaders, endpointOf, requestKey } from "../../src/keys/index.js";
 import { createAnthropicModel } from "../../src/providers/anthropic/index.js";
 import { createOpenAIModel } from "../../src/providers/openai/index.js";
 import { ScriptedModel } from "../../src/providers/scripted/index.js";
@@ -54,6 +54,7 @@ const identity: fc.Arbitrary<ModelIdentity> = fc.record(
     temperature: number,
     maxTokens: int,
     seed: int,
+    headers: fc.dictionary(fc.constantFrom("anthropic-version", "anthropic-beta", "x-route"), text, { maxKeys: 2 }),
   },
   { requiredKeys: ["provider", "model"] },
 );
@@ -141,6 +142,7 @@ function changes(model: ModelIdentity, req: LlmRequest): [string, ModelIdentity,
     ["seed", model, { ...req, seed: other(req.seed ?? model.seed) }],
     ["provider", { ...model, provider: `${model.provider}~` }, req],
     ["base URL", { ...model, baseUrl: model.baseUrl === undefined ? "http://other.lan/v1" : `${model.baseUrl}/other` }, req],
+    ["a header", { ...model, headers: { ...model.headers, "anthropic-beta": `${model.headers?.["anthropic-beta"] ?? ""}~` } }, req],
     ...messageVariants(req.messages).map((messages): [string, ModelIdentity, LlmRequest] => ["messages", model, { ...req, messages }]),
     ...toolVariants(req.tools).map((tools): [string, ModelIdentity, LlmRequest] => ["tools", model, { ...req, tools }]),
   ];
@@ -251,6 +253,35 @@ describe("the model identity that enters keys and the agent digest", () => {
     ];
     expect(new Set(digests).size).toBe(digests.length);
     expect(agentDigest(agent(compatible("http://localhost:11434/v1", { apiKey: "sk-other" })))).toBe(digests[0]);
+  });
+
+  it("two Anthropic models that differ only in a header that changes the answer never share a key or a digest", () => {
+    const claude = (defaultHeaders?: Record<string, string>) => createAnthropicModel({ model: "claude-haiku-4-5", ...(defaultHeaders ? { defaultHeaders } : {}) });
+    const models = [
+      claude(),
+      claude({ "anthropic-beta": "context-1m-2025-08-07" }),
+      claude({ "anthropic-beta": "interleaved-thinking-2025-05-14" }),
+      claude({ "anthropic-version": "2023-06-01" }),
+      claude({ "x-route": "eu" }),
+    ];
+    const keys = models.map((model) => requestKey(identityOf(model), REQUEST));
+    expect(new Set(keys).size).toBe(keys.length);
+    const digests = models.map((model) => agentDigest({ name: "a", maxSteps: 3, model, tools: [] }));
+    expect(new Set(digests).size).toBe(digests.length);
+    // The version the SDK sends anyway is what an unset header means; names are case-insensitive.
+    expect(requestKey(identityOf(claude({ "anthropic-version": "2026-10-21" })), REQUEST)).toBe(keys[0]);
+    expect(requestKey(identityOf(claude({ "Anthropic-Beta": "context-1m-2025-08-07" })), REQUEST)).toBe(keys[1]);
+    // Credentials are never part of it.
+    const keyed = claude({ "x-api-key": "sk-ant-secret-0123456789", Authorization: "Bearer abc", Cookie: "s=1" });
+    expect(requestKey(identityOf(keyed), REQUEST)).toBe(keys[0]);
+    expect(JSON.stringify(identityOf(keyed))).not.toMatch(/secret|Bearer|s=1/);
+  });
+
+  it("an OpenAI-compatible model's configured headers count too, credentials never", () => {
+    const plain = requestKey(identityOf(compatible("http://llm.lan/v1")), REQUEST);
+    expect(requestKey(identityOf(compatible("http://llm.lan/v1", { defaultHeaders: { "X-Route": "gpu-2" } })), REQUEST)).not.toBe(plain);
+    expect(requestKey(identityOf(compatible("http://llm.lan/v1", { defaultHeaders: { "OpenAI-Organization-Token": "t", "x-api-key": "k" } })), REQUEST)).toBe(plain);
+    expect(answerHeaders({ "X-Route": "a", Authorization: "Bearer x", "x-goog-api-key": "k", gone: null })).toEqual({ "x-route": "a" });
   });
 
   it("a model that sends only the request (scripted) is known by its provider and model", () => {

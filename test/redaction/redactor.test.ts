@@ -73,6 +73,14 @@ describe("createRedactor().value", () => {
     expect(mixed.list).toEqual(["a", "s3cr3t-value"]);
   });
 
+  it("keeps a __proto__ key as data when it redacts the object around it", () => {
+    const redactor = createRedactor({ secrets: ["abcd1234"], patterns: false });
+    const redacted = redactor.value(JSON.parse('{"__proto__": {"k": "abcd1234"}, "x": "abcd1234"}') as unknown) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype);
+    expect(Object.keys(redacted)).toEqual(["__proto__", "x"]);
+    expect(JSON.stringify(redacted)).toBe(`{"__proto__":{"k":"${REDACTION}"},"x":"${REDACTION}"}`);
+  });
+
   it("numbers keys that only differed in a secret, so none is lost", () => {
     expect(redactor.value({ "s3cr3t-value": 1, [REDACTION]: 2, "[redacted]#2": 3 })).toEqual({ [REDACTION]: 1, "[redacted]#2": 2, "[redacted]#2#2": 3 });
     const three = createRedactor({ secrets: ["aaaa", "bbbb"], patterns: false }).value({ aaaa: 1, bbbb: 2, [REDACTION]: 3 });

@@ -2,7 +2,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse, ModelIdentity } from "../../contracts/index.js";
 import { LlmResponseSchema } from "../../contracts/index.js";
-import { endpointOf } from "../../keys/index.js";
+import { answerHeaders, endpointOf } from "../../keys/index.js";
 import { abortableFetch, DEFAULT_CALL_TIMEOUT_MS, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
 import { anthropicErrors } from "./errors.js";
 import { DEFAULT_MAX_TOKENS, toMessagesBody, type MessagesBody } from "./request.js";
@@ -29,6 +29,8 @@ export interface AnthropicModelOptions {
 }
 
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+/** The `anthropic-version` @anthropic-ai/sdk 1.x sends; a configured header of that name replaces it. */
+export const ANTHROPIC_API_VERSION = "2026-10-21";
 
 export function createAnthropicModel(options: AnthropicModelOptions): LanguageModel {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
@@ -91,6 +93,8 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
     // The limit always sent; a temperature is refused at the call, but it is what was asked.
     maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    // The API version and beta features decide what the API does with a request.
+    headers: { "anthropic-version": ANTHROPIC_API_VERSION, ...answerHeaders(options.defaultHeaders) },
   };
   return { provider: "anthropic", model: options.model, identity, generate };
 }

@@ -5,7 +5,7 @@
 import OpenAI from "openai";
 import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse, ModelIdentity } from "../../contracts/index.js";
 import { LlmResponseSchema } from "../../contracts/index.js";
-import { endpointOf } from "../../keys/index.js";
+import { answerHeaders, endpointOf } from "../../keys/index.js";
 import { abortableFetch, DEFAULT_CALL_TIMEOUT_MS, captureErrorBodies, fromSdkError, parseWire, providerError, startDeadline, type ProviderCallContext } from "../http/index.js";
 import { openAIErrors } from "./errors.js";
 import { toChatCompletionBody, type ChatCompletionBody, type OpenAIDialect } from "./request.js";
@@ -92,6 +92,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    // A gateway may answer by a header (a routing or API-version header): configured ones count.
+    ...(Object.keys(answerHeaders(options.defaultHeaders)).length > 0 ? { headers: answerHeaders(options.defaultHeaders) } : {}),
   };
   return { provider: dialect, model: options.model, identity, generate };
 }
