@@ -15,6 +15,7 @@ const PURE_CORE = [
   "^src/patterns/",
   "^src/scoring/",
   "^scorers/",
+  "^src/benchmarks/",
   "^src/policy/(match|rules|rate-limit|guardrails)\\.ts$",
 ];
 const EFFECTFUL_MODULES = [

@@ -19,4 +19,5 @@ export { noToolsScorer } from "./no-tools.js";
 export { runStatusScorer, type RunStatusOptions } from "./run-status.js";
 export { retrievedChunkScorer, type RetrievedChunkOptions } from "./retrieved-chunk.js";
 export { guardrailScorer, type GuardrailOptions } from "./guardrail.js";
+export { gaiaExactScorer, type GaiaExactOptions } from "./gaia-exact.js";
 export { builtinAssertions, type BuiltinAssertions } from "./assertions.js";

@@ -4,6 +4,8 @@
  */
 export interface ErrorPlace {
   file?: string;
+  /** 1-based line in `file` (a data file's row). */
+  line?: number;
   path?: string;
   runId?: string;
   seq?: number;
@@ -35,7 +37,7 @@ export class RetraceError extends Error {
 
 export function describePlace(place: ErrorPlace): string {
   const parts: string[] = [];
-  if (place.file) parts.push(place.file);
+  if (place.file) parts.push(place.line !== undefined ? `${place.file}:${place.line}` : place.file);
   if (place.path) parts.push(place.path);
   if (place.runId) parts.push(`run ${place.runId}`);
   if (place.seq !== undefined) parts.push(`seq ${place.seq}`);
@@ -235,5 +237,12 @@ export class UnknownScorerError extends RetraceError {
 export class ReportFormatError extends RetraceError {
   constructor(message: string, place: ErrorPlace = {}) {
     super("report_invalid", message, place);
+  }
+}
+
+/** A benchmark data file (or a row of one) that cannot be used: missing, malformed, inconsistent. */
+export class BenchmarkDataError extends RetraceError {
+  constructor(message: string, place: ErrorPlace = {}) {
+    super("benchmark_data", message, place);
   }
 }

@@ -10,6 +10,7 @@ describe("the built-in scorers", () => {
     const names = [
       "budgets",
       "exact",
+      "gaia-exact",
       "guardrail",
       "includes",
       "json-schema",

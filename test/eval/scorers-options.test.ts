@@ -44,6 +44,7 @@ const table: [string, string, unknown[], unknown[]][] = [
   ["llm-judge", "mock", ["judge.yaml", { responses: [] }], [null, 3]],
   ["llm-judge", "llm", [{ provider: "openai" }], ["openai"]],
   ["llm-judge", "label", ["tone"], [1]],
+  ["gaia-exact", "extract", [true, false], ["yes", 1]],
 ];
 
 describe("the options of the built-in scorers", () => {
@@ -58,6 +59,7 @@ describe("the options of the built-in scorers", () => {
     expect(names).toEqual({
       budgets: ["maxCost", "maxInputTokens", "maxOutputTokens", "maxSteps", "maxTokens", "maxToolCalls"],
       exact: ["caseSensitive", "trim"],
+      "gaia-exact": ["extract"],
       guardrail: [],
       includes: ["caseSensitive", "mode"],
       "json-schema": ["parse"],

@@ -1,0 +1,3 @@
+import { benchGaia } from "./gaia.js";
+
+benchGaia();
