@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const which = process.argv.slice(2);
-const all = ["journal", "eval", "gaia"];
+const all = ["journal", "eval", "gaia", "crash"];
 const selected = which.length ? which : all;
 const root = fileURLToPath(new URL("..", import.meta.url));
 let failed = false;
