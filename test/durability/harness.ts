@@ -343,7 +343,7 @@ export async function race(ws: Workspace, index: number): Promise<{ proceeded: n
   const runId = `race${index}`;
   const db = join(ws.dir, `${runId}.db`);
   const failures: string[] = [];
-  const slow = { ...ws.env, RETRACE_CRASH_PAUSE_SCALE: "8" };
+  const slow = { ...ws.env, RETRACE_CRASH_PAUSE_SCALE: "6" };
   const first = await child(runArgs(db, runId), ws.env, ws.dir).done;
   if (first.code !== 3) throw new Error(`run exited ${first.code}: ${first.stderr}`);
   const decided = await cli(["approve", runId, "c4", "--db", db], ws.dir);
