@@ -42,26 +42,8 @@ export function canonicalCopy(value: unknown): CanonicalCopy {
 export function canonicalText(form: CanonicalCopy): string {
   // Stryker disable next-line ConditionalExpression: equivalent, `write` gives the same text as the fast path, only slower
   if (form.sorted && !form.big) return JSON.stringify(form.copy);
-  if (!form.big) return write(form.copy, [], 0);
-  return canonicalParts(form).reduce((text, part) => text + part);
+  return write(form.copy, [], 0);
 }
-
-/**
- * The canonical text of a canonical copy as parts whose concatenation is the text, each long
- * string that needs no escape a part of its own (the string itself, shared, not copied): a
- * store can then write the bytes part by part instead of flattening one huge rope first.
- */
-export function canonicalParts(form: CanonicalCopy): string[] {
-  if (!form.big) return [canonicalText(form)];
-  const spliced: string[] = [];
-  const pieces = write(form.copy, [], 0, spliced).split(SPLICED);
-  const parts: string[] = [pieces[0] as string];
-  spliced.forEach((text, index) => parts.push(text, pieces[index + 1] as string));
-  return parts;
-}
-
-/** Stands in for a spliced string while the rest is written: a control character, which canonical JSON always escapes, so it occurs nowhere else. */
-const SPLICED = "\u0000";
 
 /** canonicalJson's walk; `parse` asks for a copy also of a value only the general writer can write. */
 function canonicalForm(value: unknown, parse: boolean): CanonicalCopy & { text?: string } {
@@ -87,6 +69,7 @@ function canonicalForm(value: unknown, parse: boolean): CanonicalCopy & { text?:
  */
 const SPLICE_LENGTH = 64 * 1024;
 /** What JSON.stringify would escape in a string (surrogates conservatively: only lone ones are). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 /** Counts long strings the walk met; a counter, not a flag, so that a nested walk cannot reset it. */
 let bigStrings = 0;
@@ -185,14 +168,10 @@ function describeInstance(proto: unknown): string {
 // The general writer, for values with array-index keys and values with long strings: string
 // concatenation (V8 ropes, so a long string is spliced in, not copied), and the path is a stack
 // that is only formatted when something is refused.
-function write(value: unknown, path: (string | number)[], depth: number, spliced?: string[]): string {
+function write(value: unknown, path: (string | number)[], depth: number): string {
   if (typeof value !== "object" || value === null) {
     check(value);
-    if (typeof value === "string" && value.length >= SPLICE_LENGTH && !NEEDS_ESCAPE.test(value)) {
-      if (!spliced) return `"${value}"`;
-      spliced.push(value);
-      return `"${SPLICED}"`;
-    }
+    if (typeof value === "string" && value.length >= SPLICE_LENGTH && !NEEDS_ESCAPE.test(value)) return `"${value}"`;
     return JSON.stringify(value);
   }
   const object = value as object;
@@ -206,7 +185,7 @@ function write(value: unknown, path: (string | number)[], depth: number, spliced
       path.push(i);
       // A hole or undefined in an array would become null: refuse rather than change the value.
       if (!(i in object)) throw new Refusal("a sparse array hole cannot be represented in JSON");
-      out += (i > 0 ? "," : "") + write(object[i], path, depth + 1, spliced);
+      out += (i > 0 ? "," : "") + write(object[i], path, depth + 1);
       path.pop();
     }
     out += "]";
@@ -220,7 +199,7 @@ function write(value: unknown, path: (string | number)[], depth: number, spliced
       const item = record[key];
       if (item === undefined) continue;
       path.push(key);
-      out += (first ? "" : ",") + JSON.stringify(key) + ":" + write(item, path, depth + 1, spliced);
+      out += (first ? "" : ",") + JSON.stringify(key) + ":" + write(item, path, depth + 1);
       path.pop();
       first = false;
     }

@@ -1,4 +1,4 @@
-import { canonicalCopy, canonicalJson, canonicalParts, canonicalText, type CanonicalCopy } from "../canonical/index.js";
+import { canonicalCopy, canonicalJson, canonicalText, type CanonicalCopy } from "../canonical/index.js";
 import { CanonicalJsonError, EventFormatError, type ErrorPlace } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, LlmFinishedSchema, RunEventSchema, type RunEvent, type RunEventType } from "../contracts/index.js";
 
@@ -37,11 +37,14 @@ export function checkStoredBody(body: string, place: ErrorPlace = {}): RunEvent 
  * The arrays are frozen, so the pairing cannot go stale; each is taken once (a second store
  * given the same array checks it in full and gets its own objects).
  */
-const sealed = new WeakMap<readonly string[], readonly Encoded[]>();
+const sealed = new WeakMap<readonly string[], readonly RunEvent[]>();
 
 function seal(encoded: readonly Encoded[]): readonly string[] {
   const bodies = Object.freeze(encoded.map((item) => item.body));
-  sealed.set(bodies, encoded);
+  sealed.set(
+    bodies,
+    encoded.map((item) => item.event),
+  );
   return bodies;
 }
 
@@ -51,33 +54,17 @@ function seal(encoded: readonly Encoded[]): readonly string[] {
  * way the result is what a reader of the bytes will get.
  */
 export function checkStoredBodies(bodies: readonly string[], place: ErrorPlace = {}): RunEvent[] {
-  return checkStoredEntries(bodies, place).map((entry) => entry.event);
-}
-
-/**
- * As checkStoredBodies, with each body: a body the codec made with a long string in it also
- * comes as `parts` (see canonicalParts), so a store can write its bytes without flattening it.
- */
-export function checkStoredEntries(bodies: readonly string[], place: ErrorPlace = {}): Encoded[] {
   const known = sealed.get(bodies);
   if (known) {
     sealed.delete(bodies);
     return [...known];
   }
-  return bodies.map((body) => ({ event: checkStoredBody(body, place), body }));
+  return bodies.map((body) => checkStoredBody(body, place));
 }
 
-export interface Encoded {
-  readonly event: RunEvent;
-  readonly body: string;
-  /** The body in parts whose concatenation it is, when it holds a long spliced string. */
-  readonly parts?: readonly string[];
-}
-
-function encoded(event: RunEvent, form: CanonicalCopy): Encoded {
-  if (!form.big) return { event, body: canonicalText(form) };
-  const parts = canonicalParts(form);
-  return { event, body: parts.reduce((text, part) => text + part), parts };
+interface Encoded {
+  event: RunEvent;
+  body: string;
 }
 
 /**
@@ -88,10 +75,16 @@ function encoded(event: RunEvent, form: CanonicalCopy): Encoded {
 export function encodeEvents(events: readonly RunEvent[], place: ErrorPlace = {}): readonly string[] {
   return seal(
     events.map((event) => {
-      const here = placeOf(event, place);
-      const form = canonical(() => canonicalCopy(event), here);
-      const checked = checkSchema(RunEventSchema, form.copy, here) as RunEvent;
-      return encoded(checked, form);
+      try {
+        const form = canonical(() => canonicalCopy(event), place);
+        const schema = (event as { type?: unknown }).type;
+        const checked = checkSchema(EVENT_SCHEMAS.get(schema as RunEventType) ?? RunEventSchema, form.copy, place) as RunEvent;
+        return { event: checked, body: canonicalText(form) };
+      } catch (error) {
+        // The run and seq are named only when something is refused: building the place for every event costs.
+        if (error instanceof EventFormatError) throw new EventFormatError(error.message, { ...placeOf(event, place), ...error.place });
+        throw error;
+      }
     }),
   );
 }
@@ -116,6 +109,9 @@ export interface PreparedPayload {
 
 const STAMP_KEYS = ["v", "runId", "seq", "at", "durationMs"] as const;
 const StampSchema = LlmFinishedSchema.pick({ v: true, runId: true, seq: true, at: true, durationMs: true }).partial({ durationMs: true });
+
+/** Per event type, its schema: a known type is checked against it directly, not through the union. Built once. */
+const EVENT_SCHEMAS = new Map<RunEventType, Schema>(RunEventSchema.options.map((schema) => [schema.shape.type.value, schema as unknown as Schema]));
 
 /** Per event type, the schema of what a writer hands over: the event without its stamp. Built once. */
 const PAYLOAD_SCHEMAS = new Map(
@@ -157,7 +153,8 @@ export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedP
         if (key === "__proto__") Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
         else merged[key] = value;
       }
-      return encoded(Object.assign(payload.data, stamp) as unknown as RunEvent, { ...payload.form, copy: merged });
+      const body = canonicalText({ ...payload.form, copy: merged });
+      return { event: Object.assign(payload.data, stamp) as unknown as RunEvent, body };
     }),
   );
 }

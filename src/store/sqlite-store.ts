@@ -8,7 +8,7 @@ import { SeqConflictError, StoreError, TamperedLogError } from "../errors/index.
 import { CHAIN_START, chainLink, checkChain, type ChainReport } from "./chain.js";
 import { Leases, LEASES_SCHEMA } from "./lease.js";
 import { DEFAULT_LEASE_MS, type LeaseHolder } from "./lease-holder.js";
-import { checkStoredEntries, encodeEvents, parseEvent, SUMMARY_EVENT_TYPES, summarize, type Encoded } from "../journal/index.js";
+import { checkStoredBodies, encodeEvents, parseEvent, SUMMARY_EVENT_TYPES, summarize } from "../journal/index.js";
 import { type RunEvent } from "../contracts/index.js";
 import type { RunStore, RunSummary } from "../contracts/index.js";
 
@@ -59,8 +59,11 @@ export interface RunLease {
   release(): void;
 }
 
-/** An event checked for storing, with the exact bytes to keep (in parts, when it holds a long string). */
-type Checked = Encoded;
+/** An event checked for storing, with the exact bytes to keep. */
+interface Checked {
+  event: RunEvent;
+  body: string;
+}
 
 /** The run log in one SQLite file (WAL), safe for several processes to share. */
 export class SqliteRunStore implements RunStore {
@@ -69,8 +72,6 @@ export class SqliteRunStore implements RunStore {
   readonly readonly: boolean;
   readonly #insert: Statement | undefined;
   readonly #insertLeased: Statement | undefined;
-  readonly #insertBytes: Statement | undefined;
-  readonly #insertBytesLeased: Statement | undefined;
   readonly #lastLink: Statement;
   readonly #chainRows: Statement | undefined;
   readonly #leases: Leases | undefined;
@@ -128,14 +129,6 @@ export class SqliteRunStore implements RunStore {
       : db.prepare(
           "INSERT INTO events (run_id, seq, type, body, chain) SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM leases WHERE run_id = ? AND token = ?)",
         );
-    // The same row from UTF-8 bytes: a body with a long string is written part by part into one
-    // buffer, not flattened into a second string and then converted to UTF-8 a third time.
-    this.#insertBytes = this.readonly ? undefined : db.prepare("INSERT INTO events (run_id, seq, type, body, chain) VALUES (?, ?, ?, CAST(? AS TEXT), ?)");
-    this.#insertBytesLeased = this.readonly
-      ? undefined
-      : db.prepare(
-          "INSERT INTO events (run_id, seq, type, body, chain) SELECT ?, ?, ?, CAST(? AS TEXT), ? WHERE EXISTS (SELECT 1 FROM leases WHERE run_id = ? AND token = ?)",
-        );
     this.#lastLink = db.prepare(`SELECT seq, ${chained ? "chain" : "NULL"} AS link FROM events WHERE run_id = ? ORDER BY seq DESC LIMIT 1`);
     this.#chainRows = chained ? db.prepare("SELECT seq, body, chain FROM events WHERE run_id = ? ORDER BY seq") : undefined;
     this.#lastSeq = db.prepare("SELECT max(seq) AS seq FROM events WHERE run_id = ?").pluck();
@@ -161,7 +154,7 @@ export class SqliteRunStore implements RunStore {
   appendRaw(bodies: readonly string[]): RunEvent[] {
     if (this.readonly) throw new StoreError("store_readonly", "this store was opened read-only", { file: this.path });
     // Every body is checked before anything is written, exactly as the memory store checks it.
-    const checked = checkStoredEntries(bodies, { file: this.path });
+    const checked = checkStoredBodies(bodies, { file: this.path }).map((event, index) => ({ event, body: bodies[index] as string }));
     const first = checked[0];
     if (!first) return [];
     if (checked.length === 1) this.#insertOne(first);
@@ -182,21 +175,22 @@ export class SqliteRunStore implements RunStore {
    * given seq. A gap is caught against the last seq this connection saw for the run: when the
    * new seq is not the next one, the database is asked, and it alone decides.
    */
-  #insertOne({ event, body, parts }: Checked): void {
+  #insertOne({ event, body }: Checked): void {
     let known = this.#seen.get(event.runId);
-    if (known === undefined || event.seq !== known.seq + 1) {
+    // The first event of a run this connection has not seen needs no query: seq 1 leaves no
+    // gap and follows the empty link, and if the run exists the primary key refuses the duplicate.
+    if (known === undefined && event.seq === 1) known = { seq: 0, link: CHAIN_START };
+    else if (known === undefined || event.seq !== known.seq + 1) {
       const last = (this.#lastLink.get(event.runId) as { seq: number; link: string | null } | undefined) ?? { seq: 0, link: CHAIN_START };
       if (event.seq !== last.seq + 1) throw new SeqConflictError(event.runId, event.seq, last.seq);
       known = { seq: last.seq, link: last.link ?? CHAIN_START };
     }
-    const link = chainLink(known.link, parts ?? body);
-    const stored = parts ? utf8(parts) : body;
+    const link = chainLink(known.link, body);
     try {
       const lease = this.#lease;
       if (lease) {
         // Written only while this process still holds the run: a holder that lost it writes nothing.
-        const statement = (parts ? this.#insertBytesLeased : this.#insertLeased) as Statement;
-        const written = statement.run(event.runId, event.seq, event.type, stored, link, lease.runId, lease.token);
+        const written = (this.#insertLeased as Statement).run(event.runId, event.seq, event.type, body, link, lease.runId, lease.token);
         if (written.changes === 0) {
           lease.held = false;
           throw new StoreError("lease_lost", `this process no longer holds run ${lease.runId}: another process took it over, so nothing more is written`, {
@@ -205,7 +199,7 @@ export class SqliteRunStore implements RunStore {
             seq: event.seq,
           });
         }
-      } else ((parts ? this.#insertBytes : this.#insert) as Statement).run(event.runId, event.seq, event.type, stored, link);
+      } else (this.#insert as Statement).run(event.runId, event.seq, event.type, body, link);
     } catch (error) {
       if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
         this.#seen.delete(event.runId);
@@ -345,13 +339,6 @@ export class SqliteRunStore implements RunStore {
     }
     if (this.#db.open) this.#db.close();
   }
-}
-
-function utf8(parts: readonly string[]): Buffer {
-  const bytes = Buffer.allocUnsafe(parts.reduce((size, part) => size + Buffer.byteLength(part, "utf8"), 0));
-  let at = 0;
-  for (const part of parts) at += bytes.write(part, at, "utf8");
-  return bytes;
 }
 
 /** RETRACE_LEASE_MS: a shorter lease for tests and harnesses that kill holders on purpose. */
