@@ -10,13 +10,22 @@ import { parseEvent } from "../src/journal/index.js";
 import { SqliteRunStore } from "../src/store/index.js";
 import { cli, fixture, type Workspace } from "../test/durability/harness.js";
 
+/** CPU ms of this process: a busy machine inflates wall-clock time, much less the CPU a task takes. */
+const cpu = () => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
 /**
  * A run of about `events` events (batches of `lookup` calls), cut before its last answer as a
  * kill would leave it; each sample resumes a fresh copy with `retrace resume` in this process.
  */
-async function sample(ws: Workspace, events: number, samples: number): Promise<{ resume: number[]; library: number[]; read: number[]; actual: number }> {
+async function sample(
+  ws: Workspace,
+  events: number,
+  samples: number,
+): Promise<{ resume: number[]; library: number[]; libraryCpu: number[]; read: number[]; readCpu: number[]; actual: number }> {
   const perStep = events >= 1000 ? 100 : 1;
   const steps = Math.max(1, Math.round((events - 6) / (3 * perStep + 2)));
   const dir = join(ws.dir, `latency-${events}`);
@@ -44,7 +53,9 @@ async function sample(ws: Workspace, events: number, samples: number): Promise<{
   const cut = bodies.length - 2;
   const resume: number[] = [];
   const library: number[] = [];
+  const libraryCpu: number[] = [];
   const read: number[] = [];
+  const readCpu: number[] = [];
   // The resume itself, as the command does it once the agent is built: open the log (read,
   // check the chain, parse, fold), ask the interrupted step again, finish.
   const agent = await buildAgent(loadConfig(join(dir, "agent.yaml")), { mock: new ScriptedModel({ responses }, "script") });
@@ -55,7 +66,9 @@ async function sample(ws: Workspace, events: number, samples: number): Promise<{
     store.close();
     const reopened = new SqliteRunStore(own);
     const began = performance.now();
+    const beganCpu = cpu();
     const outcome = await AgentRun.open(agent, "big", { store: reopened, context: createRunContext() }).resume({ mark: true });
+    libraryCpu.push(cpu() - beganCpu);
     library.push(performance.now() - began);
     reopened.close();
     if (outcome.status !== "completed") throw new Error(`library resume ended ${outcome.status}`);
@@ -68,7 +81,9 @@ async function sample(ws: Workspace, events: number, samples: number): Promise<{
     const reader = new SqliteRunStore(copy, { readonly: true });
     // The floor: reading the rows and parsing each event, nothing else.
     let began = performance.now();
+    const beganCpu = cpu();
     reader.readRaw("big").forEach((body, at) => parseEvent(body, { runId: "big", seq: at + 1 }));
+    readCpu.push(cpu() - beganCpu);
     read.push(performance.now() - began);
     reader.close();
     began = performance.now();
@@ -76,7 +91,8 @@ async function sample(ws: Workspace, events: number, samples: number): Promise<{
     resume.push(performance.now() - began);
     if (outcome.code !== 0) throw new Error(`resume failed: ${outcome.stderr}`);
   }
-  return { resume: resume.sort((a, b) => a - b), library: library.sort((a, b) => a - b), read: read.sort((a, b) => a - b), actual: cut };
+  const sorted = (values: number[]) => values.sort((a, b) => a - b);
+  return { resume: sorted(resume), library: sorted(library), libraryCpu: sorted(libraryCpu), read: sorted(read), readCpu: sorted(readCpu), actual: cut };
 }
 
 export async function resumeLatency(ws: Workspace): Promise<string[]> {
@@ -85,12 +101,14 @@ export async function resumeLatency(ws: Workspace): Promise<string[]> {
     [10, 30],
     [10_000, 7],
   ] as const) {
-    const { resume, library, read, actual } = await sample(ws, events, samples);
+    const { resume, library, libraryCpu, read, readCpu, actual } = await sample(ws, events, samples);
     const ms = (sorted: number[]) => `median ${percentile(sorted, 0.5).toFixed(1)} ms, p95 ${percentile(sorted, 0.95).toFixed(1)} ms`;
+    const ratio = (a: number[], b: number[]) => (percentile(a, 0.5) / percentile(b, 0.5)).toFixed(2);
     lines.push(
-      `run of ${actual} events (${samples} samples): reading+parsing its events ${ms(read)}; ` +
-        `resume (chain check, open, fold, the interrupted step, finish) ${ms(library)} = ${(percentile(library, 0.5) / percentile(read, 0.5)).toFixed(2)}× read; ` +
-        `whole \`retrace resume\` command (plus loading config and mock script) ${ms(resume)}`,
+      `run of ${actual} events (${samples} samples):\n` +
+        `  reading+parsing its events: wall ${ms(read)}; CPU median ${percentile(readCpu, 0.5).toFixed(1)} ms\n` +
+        `  resume (open: read, chain check, parse, fold; the interrupted step; finish): wall ${ms(library)} = ${ratio(library, read)}× read; CPU median ${percentile(libraryCpu, 0.5).toFixed(1)} ms = ${ratio(libraryCpu, readCpu)}× read\n` +
+        `  whole \`retrace resume\` command (plus loading config and the mock script): wall ${ms(resume)}`,
     );
   }
   return lines;
