@@ -17,6 +17,8 @@ const PURE_CORE = [
   "^scorers/",
   "^src/benchmarks/",
   "^src/policy/(match|rules|rate-limit|guardrails)\\.ts$",
+  // Retrieval's tokenizer, chunking, BM25, filters and corpus; only load.ts and retriever.ts read files.
+  "^src/retrieval/(tokenize|bm25|chunk|document|filter|corpus)\\.ts$",
 ];
 const EFFECTFUL_MODULES = [
   "^(node:)?(fs|fs/promises|net|http|https|http2|dgram|dns|dns/promises|child_process|worker_threads|cluster|tls|readline|os|module|process|timers|timers/promises)$",

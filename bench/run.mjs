@@ -1,9 +1,9 @@
-// npm run bench [-- journal|eval]: runs the benchmark scripts (all by default).
+// npm run bench [-- journal|eval|gaia|retrieval]: runs the benchmark scripts (all by default).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const which = process.argv.slice(2);
-const all = ["journal", "eval", "gaia", "crash"];
+const all = ["journal", "eval", "gaia", "retrieval", "crash"];
 const selected = which.length ? which : all;
 const root = fileURLToPath(new URL("..", import.meta.url));
 let failed = false;

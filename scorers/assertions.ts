@@ -15,6 +15,9 @@ import { toolBlockedAssertions } from "./tool-blocked.js";
 import { toolCalledAssertions } from "./tool-called.js";
 import { toolNotCalledAssertions } from "./tool-not-called.js";
 import { toolTrajectoryAssertions } from "./tool-trajectory.js";
+import { rankingAssertions } from "./ranking.js";
+import { citationsAssertions } from "./citations.js";
+import { abstainsAssertions } from "./abstains.js";
 
 export const builtinAssertions = Object.freeze({
   ...toolCalledAssertions,
@@ -24,6 +27,9 @@ export const builtinAssertions = Object.freeze({
   ...noToolsAssertions,
   ...runStatusAssertions,
   ...retrievedChunkAssertions,
+  ...rankingAssertions,
+  ...citationsAssertions,
+  ...abstainsAssertions,
   ...guardrailAssertions,
   ...includesAssertions,
   ...regexAssertions,

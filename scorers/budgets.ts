@@ -75,6 +75,8 @@ export const budgetsAssertions = {
   maxSteps: defineAssertion({ scorer: "budgets", arity: 1, options: {}, call: ([limit]: [limit: number], _options: object) => ({ label: `maxSteps(${limit})`, options: { maxSteps: limit } }) }),
   /** At most `limit` tokens (input + output) over the run. */
   maxTokens: defineAssertion({ scorer: "budgets", arity: 1, options: {}, call: ([limit]: [limit: number], _options: object) => ({ label: `maxTokens(${limit})`, options: { maxTokens: limit } }) }),
+  /** At most `limit` tool calls over the run (every requested call counts, blocked and failed ones too). */
+  maxToolCalls: defineAssertion({ scorer: "budgets", arity: 1, options: {}, call: ([limit]: [limit: number], _options: object) => ({ label: `maxToolCalls(${limit})`, options: { maxToolCalls: limit } }) }),
   /** At most `limit` US dollars; skipped (not passed) when the model has no price. */
   maxCost: defineAssertion({ scorer: "budgets", arity: 1, options: {}, call: ([limit]: [limit: number], _options: object) => ({ label: `maxCost(${limit})`, options: { maxCost: limit } }) }),
 };

@@ -5,6 +5,7 @@ import { registerBuiltin } from "./registry.js";
 import { describe } from "./support.js";
 import { defineAssertion } from "../src/scoring/index.js";
 import { brief } from "../src/text/index.js";
+import { chunkAddress } from "../src/retrieval/chunk.js";
 
 export interface RetrievedChunkOptions {
   /** Text the chunk contains. */
@@ -17,6 +18,8 @@ export interface RetrievedChunkOptions {
   caseSensitive?: boolean;
   /** The chunk must rank at this position or better. */
   maxRank?: number;
+  /** Only retrievals of this user turn (from 1) count. */
+  turn?: number;
 }
 
 export const retrievedChunkScorer = registerBuiltin(
@@ -25,11 +28,12 @@ export const retrievedChunkScorer = registerBuiltin(
     description: "A retrieval returned a chunk with the given text, id or source (optionally within a rank).",
     score({ run, options }) {
       const fold = (text: string) => (options.caseSensitive ? text : text.toLowerCase());
-      const chunks = run.retrievals.flatMap((retrieval) => retrieval.chunks);
+      const retrievals = options.turn === undefined ? run.retrievals : run.retrievals.filter((retrieval) => retrieval.turn === options.turn);
+      const chunks = retrievals.flatMap((retrieval) => retrieval.chunks);
       const hit = chunks.find(
         (chunk) =>
           (options.text === undefined || fold(chunk.text).includes(fold(options.text))) &&
-          (options.id === undefined || chunk.id === options.id) &&
+          (options.id === undefined || chunk.id === options.id || chunkAddress(chunk.id) === options.id) &&
           (options.source === undefined || chunk.source === options.source || chunk.source.endsWith(`/${options.source}`)) &&
           (options.maxRank === undefined || chunk.rank <= options.maxRank),
       );
@@ -38,9 +42,10 @@ export const retrievedChunkScorer = registerBuiltin(
         options.id !== undefined ? `with id ${options.id}` : "",
         options.source !== undefined ? `from ${options.source}` : "",
         options.maxRank !== undefined ? `at rank <= ${options.maxRank}` : "",
+        options.turn !== undefined ? `in turn ${options.turn}` : "",
       ].filter(Boolean).join(" ");
       if (hit) return passed(`retrieved ${hit.id} (rank ${hit.rank}) ${wanted}`);
-      if (run.retrievals.length === 0) return failed(`no chunk ${wanted} was retrieved: the run made no retrieval`);
+      if (retrievals.length === 0) return failed(`no chunk ${wanted} was retrieved: the run made no retrieval${options.turn !== undefined ? ` in turn ${options.turn}` : ""}`);
       const seen = chunks.slice(0, 8).map((chunk) => `${chunk.id}#rank${chunk.rank}`).join(", ");
       return failed(`no retrieved chunk ${wanted}; retrieved: ${seen || "(no chunks)"}`);
     },
@@ -53,10 +58,18 @@ export const retrievedChunkAssertions = {
   retrievedChunk: defineAssertion({
     scorer: "retrieved-chunk",
     arity: 1,
-    options: { caseSensitive: z.boolean() },
-    call: ([match]: [match: string | { text?: string; id?: string; source?: string; maxRank?: number }], options: { caseSensitive?: boolean }) => ({
+    options: { caseSensitive: z.boolean(), turn: z.number().int().positive(), maxRank: z.number().int().positive() },
+    call: (
+      [match]: [match: string | { text?: string; id?: string; source?: string; maxRank?: number }],
+      options: { caseSensitive?: boolean; turn?: number; maxRank?: number },
+    ) => ({
       label: `retrievedChunk(${brief(match)})`,
-      options: { ...(typeof match === "string" ? { text: match } : match), ...(options.caseSensitive !== undefined ? { caseSensitive: options.caseSensitive } : {}) },
+      options: {
+        ...(typeof match === "string" ? { text: match } : match),
+        ...(options.caseSensitive !== undefined ? { caseSensitive: options.caseSensitive } : {}),
+        ...(options.turn !== undefined ? { turn: options.turn } : {}),
+        ...(options.maxRank !== undefined ? { maxRank: options.maxRank } : {}),
+      },
     }),
   }),
 };

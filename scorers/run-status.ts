@@ -38,6 +38,13 @@ export const runStatusAssertions = {
     options: {},
     call: (_: [], _options: object) => ({ label: "completed()", options: { status: "completed" } }),
   }),
+  /** The run paused for a decision (an approval) and waits for it. */
+  waiting: defineAssertion({
+    scorer: "run-status",
+    arity: 0,
+    options: {},
+    call: (_: [], _options: object) => ({ label: "waiting()", options: { status: "waiting" } }),
+  }),
   /** The last turn failed (optionally with an error code such as max_steps or provider_rate_limited). */
   failed: defineAssertion({
     scorer: "run-status",

@@ -10,6 +10,21 @@ export { RunLog, SqliteRunStore } from "./store/index.js";
 export { requestKey } from "./keys/index.js";
 export { createModel } from "./providers/index.js";
 export { defineTool, type Tool, type ToolContext } from "./tools/index.js";
+// Re-exported so an eval file can define a tool's input without installing zod itself.
+export { z } from "zod";
+export {
+  Retriever,
+  Corpus,
+  Bm25Index,
+  chunkDocument,
+  loadDocuments,
+  tokenize,
+  analyzer,
+  type RetrieverOptions,
+  type DocumentSource,
+  type ChunkingOptions,
+  type MetadataFilter,
+} from "./retrieval/index.js";
 export { formatTrace } from "./trace/index.js";
 export { defineScorer, passed, failed, skipped, scored } from "./scoring/index.js";
 export {

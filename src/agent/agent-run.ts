@@ -11,6 +11,7 @@ import { parseArguments } from "./arguments.js";
 import { childRunId, subAgentDefinition, type SubAgentTool } from "./sub-agent.js";
 import { modelStep } from "./model-step.js";
 import { runPendingCalls } from "./tool-batch.js";
+import { augmentTurn } from "./augment.js";
 
 export interface TurnOptions {
   signal?: AbortSignal;
@@ -34,6 +35,10 @@ export function agentDigest(agent: AgentDefinition): string {
     sampling: agent.sampling ?? {},
     // Governance and the rest of the configuration decide behaviour too.
     config: agent.config !== null && typeof agent.config === "object" ? frozenDigest(agent.config) : (agent.config ?? null),
+    // Augmentation shapes every request; agents without it keep the digest they always had.
+    ...(agent.retrieval
+      ? { retrieval: { topK: agent.retrieval.topK, minScore: agent.retrieval.minScore ?? null, template: agent.retrieval.template ?? null } }
+      : {}),
   });
 }
 
@@ -160,6 +165,8 @@ export class AgentRun {
           message: `the agent used its ${this.agent.maxSteps} step(s) without finishing the turn`,
         });
       }
+      const unaugmented = await augmentTurn(this.agent, this.log);
+      if (unaugmented) return this.#finish("failed", unaugmented);
       const step = await modelStep({
         agent: this.agent,
         log: this.log,

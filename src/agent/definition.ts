@@ -1,5 +1,5 @@
 import type { JsonValue } from "../canonical/index.js";
-import type { LanguageModel, Usage, ErrorInfo, EventOf, EventPayload } from "../contracts/index.js";
+import type { LanguageModel, Usage, ErrorInfo, EventOf, EventPayload, RetrievedChunk } from "../contracts/index.js";
 import type { AnyTool } from "../tools/index.js";
 import type { CallGate } from "./gate.js";
 
@@ -9,6 +9,15 @@ export interface GuardrailChecks {
   checkInput(text: string): EventPayload<"guardrail">[];
   /** The answer as the user should get it (redacted), and the firings. */
   checkOutput(text: string): { text: string; firings: EventPayload<"guardrail">[] };
+}
+
+/** What an agent needs to augment its turns (see augment.ts); built from config, or by hand in code. */
+export interface AugmentRetrieval {
+  retriever: { search(query: string, options: { topK: number; minScore?: number }): Promise<RetrievedChunk[]> };
+  topK: number;
+  minScore?: number;
+  /** The system prompt: {{system}} is the agent's own, {{context}} the numbered passages. Default DEFAULT_AUGMENT_TEMPLATE. */
+  template?: string;
 }
 
 export interface Sampling {
@@ -37,6 +46,8 @@ export interface AgentDefinition {
   guardrails?: GuardrailChecks;
   /** The configuration as recorded in `run.started`, secrets already redacted. */
   config?: JsonValue;
+  /** Retrieve before each user turn's model call and put the chunks into the request (see augment.ts). */
+  retrieval?: AugmentRetrieval;
   /** What the run log removes from every event: known key values, and credential-looking text unless `patterns` is false. */
   redaction?: { secrets: readonly string[]; patterns?: boolean };
 }

@@ -6,6 +6,7 @@ import { requestKey } from "../keys/index.js";
 import { scrubbedStream } from "../redaction/index.js";
 import { toolSpecs } from "../tools/index.js";
 import type { AgentDefinition } from "./definition.js";
+import { augmentedSystem } from "./augment.js";
 
 export interface StepEnvironment {
   agent: AgentDefinition;
@@ -24,9 +25,10 @@ export type StepOutcome =
 
 export function buildRequest(agent: AgentDefinition, log: RunLog): LlmRequest {
   const sampling = agent.sampling ?? {};
+  const system = augmentedSystem(agent, log.events);
   return {
     model: agent.model.model,
-    ...(agent.system !== undefined ? { system: agent.system } : {}),
+    ...(system !== undefined ? { system } : {}),
     messages: log.state.messages,
     tools: toolSpecs(agent.tools) as ToolSpec[],
     ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),

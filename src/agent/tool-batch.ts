@@ -91,7 +91,7 @@ async function execute(call: PreparedCall, log: RunLog, context: RunContext, sig
     signal: call.tool.timeoutMs === undefined ? signal : AbortSignal.any([signal, own.signal]),
     now: () => startedAt,
     recordRetrieval(query: string, chunks: RetrievedChunk[]) {
-      if (!sealed) retrievals.push({ type: "retrieval", callId: call.callId, tool: call.name, query, chunks });
+      if (!sealed) retrievals.push({ type: "retrieval", callId: call.callId, tool: call.name, mode: "tool", turn: log.state.turns, query, chunks });
     },
   };
   // No clock reads around the call: tools finish in any order, and the log must not show it.

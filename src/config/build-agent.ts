@@ -14,6 +14,7 @@ import { loadConfig, type LoadedConfig } from "./load.js";
 import { loadToolModules } from "./tool-modules.js";
 import { PROVIDER_KEY_VARIABLES, redactSecrets, secretValues } from "../redaction/index.js";
 import type { AgentConfig, ToolEntry } from "./schema.js";
+import { Retriever, type DocumentSource } from "../retrieval/index.js";
 
 export interface BuildOptions {
   /** A mock script (file path or model) that replaces the configured provider. */
@@ -75,11 +76,52 @@ function applyEntry(tool: AnyTool, entry: ToolEntry): AnyTool {
   };
 }
 
+/** The agent's one retriever (search_docs and augmentation share its index), or none without documents. */
+function buildRetriever(loaded: LoadedConfig): Retriever | undefined {
+  const { config, baseDir, file } = loaded;
+  const settings = config.retrieval;
+  if (config.documents.length === 0) {
+    if (settings?.mode === "augment") throw new ConfigError("retrieval.mode augment needs documents to retrieve from (add documents: [...])", { file, path: "documents" });
+    return undefined;
+  }
+  const documents: DocumentSource[] = config.documents.map((entry) =>
+    typeof entry === "string"
+      ? resolve(baseDir, entry)
+      : {
+          path: resolve(baseDir, entry.path),
+          ...(entry.format ? { format: entry.format } : {}),
+          ...(entry.text_field ? { textField: entry.text_field } : {}),
+          ...(entry.title_field ? { titleField: entry.title_field } : {}),
+          ...(entry.id_field ? { idField: entry.id_field } : {}),
+          ...(entry.tags ? { tags: entry.tags } : {}),
+        },
+  );
+  const chunking = settings?.chunking;
+  const bm25 = settings?.bm25;
+  return new Retriever({
+    documents,
+    baseDir: resolve(baseDir, settings?.root ?? "."),
+    ...(chunking
+      ? {
+          chunking: {
+            strategy: chunking.strategy,
+            ...(chunking.max_chars !== undefined ? { maxChars: chunking.max_chars } : {}),
+            ...(chunking.size !== undefined ? { size: chunking.size } : {}),
+            ...(chunking.overlap !== undefined ? { overlap: chunking.overlap } : {}),
+          },
+        }
+      : {}),
+    ...(bm25 ? { bm25: { k1: bm25.k1, b: bm25.b, stopwords: bm25.stopwords, stemmer: bm25.stemmer } } : {}),
+    ...(settings?.filter ? { filter: settings.filter } : {}),
+  });
+}
+
 function buildTools(
   loaded: LoadedConfig,
   extra: readonly AnyTool[],
   workspaceFor: BuildOptions["workspaceFor"] | undefined,
   fromModules: ReadonlyMap<number, AnyTool[]>,
+  retriever?: Retriever,
 ): AnyTool[] {
   const { config, baseDir, file } = loaded;
   const configured = resolve(baseDir, config.workspace ?? "workspace");
@@ -103,8 +145,9 @@ function buildTools(
     try {
       const tool = createBuiltinTool(name, {
         workspace,
-        documents: config.documents.map((document) => resolve(baseDir, document)),
+        documents: [],
         baseDir,
+        ...(retriever ? { search: { retriever, ...(config.retrieval?.min_score !== undefined ? { minScore: config.retrieval.min_score } : {}) } } : {}),
       });
       tools.push(applyEntry(tool, entry));
     } catch (error) {
@@ -213,13 +256,24 @@ async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: 
   const secrets = knownSecrets(loaded, options, inherited);
   const model = await buildModel(loaded, options);
   const fromModules = await loadToolModules(loaded);
-  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor, fromModules), ...(await buildSubAgents(loaded, options, depth, secrets))];
+  const retriever = buildRetriever(loaded);
+  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor, fromModules, retriever), ...(await buildSubAgents(loaded, options, depth, secrets))];
   checkToolNames(loaded, tools);
   return {
     name: config.name,
     ...(config.system_prompt !== undefined ? { system: config.system_prompt } : {}),
     maxSteps: config.max_steps,
     model,
+    ...(retriever && config.retrieval?.mode === "augment"
+      ? {
+          retrieval: {
+            retriever,
+            topK: config.retrieval.top_k,
+            ...(config.retrieval.min_score !== undefined ? { minScore: config.retrieval.min_score } : {}),
+            ...(config.retrieval.template !== undefined ? { template: config.retrieval.template } : {}),
+          },
+        }
+      : {}),
     tools,
     ...buildGovernance(loaded, options.approver),
     sampling: {

@@ -123,6 +123,64 @@ export const SubAgentSchema = z.strictObject({
   mock: z.string().optional(),
 });
 
+export const DocumentEntrySchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    /** A file or glob. */
+    path: z.string().min(1),
+    /** Default: from the extension (.md markdown, .jsonl JSON Lines, anything else text). */
+    format: z.enum(["markdown", "text", "jsonl"]).optional(),
+    /** JSON Lines: the field with the text (default "text") and the title (default "title"). */
+    text_field: z.string().min(1).optional(),
+    title_field: z.string().min(1).optional(),
+    /** JSON Lines: the field naming each record (default "id"; without one, its line number). */
+    id_field: z.string().min(1).optional(),
+    /** Tags added to every document of this entry, for filters. */
+    tags: z.array(z.string().min(1)).optional(),
+  }),
+]);
+export type DocumentEntry = z.infer<typeof DocumentEntrySchema>;
+
+const FilterValue = z.union([z.string(), z.number(), z.boolean()]);
+
+export const RetrievalConfigSchema = z
+  .strictObject({
+    /** The folder document paths (and so chunk ids) are named relative to, relative to the config file. Default: the config's folder. */
+    root: z.string().min(1).optional(),
+    /** tool (default): only search_docs retrieves; augment: every user turn retrieves before its model call. */
+    mode: z.enum(["tool", "augment"]).default("tool"),
+    /** Chunks put into the request per turn (augment). */
+    top_k: z.number().int().min(1).max(50).default(3),
+    /** Chunks scoring below this are never returned (augment and search_docs). */
+    min_score: z.number().nonnegative().optional(),
+    /** Metadata every retrieval must match: path (glob), tags (all), title (contains), or a front-matter field (equals). */
+    filter: z.record(z.string().min(1), z.union([FilterValue, z.array(FilterValue).min(1)])).optional(),
+    chunking: z
+      .strictObject({
+        strategy: z.enum(["markdown", "paragraph", "sentence", "fixed"]).default("markdown"),
+        max_chars: z.number().int().positive().optional(),
+        size: z.number().int().positive().optional(),
+        overlap: z.number().int().nonnegative().optional(),
+      })
+      .refine((chunking) => chunking.overlap === undefined || chunking.overlap < (chunking.size ?? 800), {
+        message: "overlap must be smaller than size",
+        path: ["overlap"],
+      })
+      .optional(),
+    bm25: z
+      .strictObject({
+        k1: z.number().nonnegative().default(1.2),
+        b: z.number().min(0).max(1).default(0.75),
+        /** true: a built-in English list; or your own words. */
+        stopwords: z.union([z.boolean(), z.array(z.string().min(1))]).default(false),
+        stemmer: z.enum(["none", "english"]).default("none"),
+      })
+      .optional(),
+    /** Augment: the system prompt, with {{system}} (the agent's own) and {{context}} (the numbered passages). */
+    template: z.string().min(1).optional(),
+  });
+export type RetrievalConfig = z.infer<typeof RetrievalConfigSchema>;
+
 export const AgentConfigSchema = z.strictObject({
   name: z.string().min(1),
   system_prompt: z.string().optional(),
@@ -131,8 +189,10 @@ export const AgentConfigSchema = z.strictObject({
   tools: z.array(ToolEntrySchema).default([]),
   /** Folder the file tools are confined to, relative to the config file. */
   workspace: z.string().optional(),
-  /** Files search_docs indexes, relative to the config file. */
-  documents: z.array(z.string()).default([]),
+  /** Files search_docs and augmentation index, relative to the config file (see docs/retrieval.md). */
+  documents: z.array(DocumentEntrySchema).default([]),
+  /** Chunking, BM25 and filters for the documents; `mode: augment` retrieves before each turn's model call. */
+  retrieval: RetrievalConfigSchema.optional(),
   store: z
     .strictObject({
       path: z.string().optional(),

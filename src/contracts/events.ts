@@ -57,6 +57,10 @@ export const RetrievedChunkSchema = z.object({
   text: z.string(),
   score: z.number(),
   rank: z.number().int().positive(),
+  /** The document's title (front matter, first heading, or record field), when it has one. */
+  title: z.string().optional(),
+  /** Headings above the chunk, outermost first. */
+  headings: z.array(z.string()).optional(),
 });
 export type RetrievedChunk = z.infer<typeof RetrievedChunkSchema>;
 
@@ -160,8 +164,13 @@ export const ToolDecidedSchema = event("tool.decided", {
   by: z.string().optional(),
 });
 export const RetrievalSchema = event("retrieval", {
-  callId: z.string(),
-  tool: z.string(),
+  /** The tool call that searched (mode "tool"); absent for augmentation. */
+  callId: z.string().optional(),
+  tool: z.string().optional(),
+  /** "tool": a retrieval tool ran; "augment": the agent retrieved before the turn's model call. Absent in older logs: "tool". */
+  mode: z.enum(["tool", "augment"]).optional(),
+  /** The user turn it belongs to, from 1 (older logs: derived from its place). */
+  turn: z.number().int().positive().optional(),
   query: z.string(),
   chunks: z.array(RetrievedChunkSchema),
 });

@@ -36,8 +36,12 @@ export interface TurnView {
 }
 
 export interface RetrievalView {
-  callId: string;
-  tool: string;
+  /** The tool call that searched; undefined for augmentation. */
+  callId: string | undefined;
+  tool: string | undefined;
+  mode: "tool" | "augment";
+  /** The user turn it belongs to, from 1. */
+  turn: number;
   query: string;
   chunks: RetrievedChunk[];
 }

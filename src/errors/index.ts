@@ -203,6 +203,13 @@ export class BuiltinToolError extends RetraceError {
   }
 }
 
+/** A document retrieval cannot read: bad front matter, a JSON Lines record without its text field. */
+export class DocumentError extends RetraceError {
+  constructor(message: string, place: ErrorPlace) {
+    super("document_invalid", message, place);
+  }
+}
+
 /** An eval case or eval option is malformed (`defineEval`, a tool mock, a matcher, a CLI value). */
 export class EvalDefinitionError extends RetraceError {
   constructor(message: string, place: ErrorPlace = {}) {

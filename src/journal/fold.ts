@@ -358,7 +358,17 @@ function apply(previous: RunState, event: RunEvent): RunState {
       };
     }
     case "retrieval":
-      return { ...state, retrievals: appended(state.retrievals, { callId: event.callId, tool: event.tool, query: event.query, chunks: event.chunks }) };
+      return {
+        ...state,
+        retrievals: appended(state.retrievals, {
+          callId: event.callId,
+          tool: event.tool,
+          mode: event.mode ?? "tool",
+          turn: event.turn ?? Math.max(1, state.turns),
+          query: event.query,
+          chunks: event.chunks,
+        }),
+      };
     case "guardrail": {
       const { v: _v, runId: _runId, at: _at, type: _type, ...rest } = event;
       return { ...state, guardrails: appended(state.guardrails, rest) };

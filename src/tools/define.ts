@@ -54,19 +54,49 @@ export interface Tool<Args = unknown, Result = unknown> extends ToolGovernance {
 export interface ToolDefinition<Args, Result> extends Partial<ToolGovernance> {
   name: string;
   description: string;
-  input: z.ZodType<Args>;
+  /** A zod schema, or a JSON Schema object (`{ type: "object", properties: … }`), so an eval file needs no zod of its own. */
+  input: z.ZodType<Args> | JsonSchemaObject;
   idempotent?: boolean;
   run(args: Args, context: ToolContext): Promise<Result> | Result;
 }
 
+/** A JSON Schema for a tool's arguments: an object schema (`type: "object"`). */
+export type JsonSchemaObject = { type: "object"; properties?: Record<string, unknown>; required?: readonly string[] } & Record<string, unknown>;
+
+function isZodSchema(input: unknown): input is z.ZodType {
+  return typeof input === "object" && input !== null && "_zod" in input && typeof (input as { safeParse?: unknown }).safeParse === "function";
+}
+
+/** The zod schema the arguments are validated with, and the JSON Schema the model is shown. */
+function schemasOf<Args>(name: string, input: z.ZodType<Args> | JsonSchemaObject): { input: z.ZodType<Args>; parameters: Record<string, unknown> } {
+  if (isZodSchema(input)) {
+    const parameters = z.toJSONSchema(input, { target: "draft-2020-12", io: "input" }) as Record<string, unknown>;
+    delete parameters.$schema;
+    return { input, parameters };
+  }
+  if (typeof input !== "object" || input === null || (input as { type?: unknown }).type !== "object") {
+    throw new TypeError(`tool "${name}": input must be a zod schema or a JSON Schema with type "object"`);
+  }
+  let converted: z.ZodType;
+  try {
+    converted = z.fromJSONSchema(input as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch (error) {
+    throw new TypeError(`tool "${name}": its JSON Schema cannot be used: ${(error as Error).message}`);
+  }
+  // The model sees the schema as written; arguments are checked against its zod form.
+  const { $schema: _schema, ...parameters } = input;
+  return { input: converted as z.ZodType<Args>, parameters };
+}
+
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
+export function defineTool<Args, Result>(definition: ToolDefinition<Args, Result> & { input: z.ZodType<Args> }): Tool<Args, Result>;
+export function defineTool<Result>(definition: ToolDefinition<Record<string, unknown>, Result> & { input: JsonSchemaObject }): Tool<Record<string, unknown>, Result>;
 export function defineTool<Args, Result>(definition: ToolDefinition<Args, Result>): Tool<Args, Result> {
   if (!TOOL_NAME.test(definition.name)) {
     throw new TypeError(`tool name "${definition.name}" must be 1-64 letters, digits, '_' or '-' (what every provider accepts)`);
   }
-  const parameters = z.toJSONSchema(definition.input, { target: "draft-2020-12", io: "input" }) as Record<string, unknown>;
-  delete parameters.$schema;
+  const { input, parameters } = schemasOf(definition.name, definition.input);
   const properties = (parameters.properties ?? {}) as Record<string, unknown>;
   for (const name of definition.pathArgs ?? []) {
     // A rule on a path the tool never receives would silently never apply.
@@ -75,7 +105,7 @@ export function defineTool<Args, Result>(definition: ToolDefinition<Args, Result
   return {
     name: definition.name,
     description: definition.description,
-    input: definition.input,
+    input,
     parameters,
     idempotent: definition.idempotent ?? false,
     risk: definition.risk ?? "moderate",

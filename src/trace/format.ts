@@ -47,7 +47,7 @@ export function describeEvent(event: RunEvent): string {
     case "tool.decided":
       return `${event.name} ${event.callId}: ${event.decision === "rerun" ? "run again" : "not run again (outcome unknown)"}${event.by ? ` by ${event.by}` : ""}`;
     case "retrieval":
-      return `${event.tool} "${clip(event.query, 60)}" → ${event.chunks.map((chunk) => chunk.id).join(", ") || "(nothing)"}`;
+      return `${event.mode === "augment" ? `augment (turn ${event.turn ?? "?"})` : (event.tool ?? "?")} "${clip(event.query, 60)}" → ${event.chunks.map((chunk) => chunk.id).join(", ") || "(nothing)"}`;
     case "guardrail":
       return `${event.direction} ${event.action} by ${event.rule}: ${clip(event.detail)}`;
     case "approval.requested":

@@ -38,10 +38,11 @@ describe.concurrent("retrace eval-test", () => {
       [
         "blocked", "calledTool", "calledToolWith", "check", "completed", "failed", "judge", "maxCost", "maxSteps", "maxTokens",
         "notCalledTool", "outputContains", "outputMatches", "retrievedChunk", "toolSequence", "toolWasBlocked", "usedNoTools", "warned",
+        "rankingMetric", "citationsResolve", "abstained", "waiting", "maxToolCalls",
       ].sort(),
     );
     const scorers = new Set(report.cases.flatMap((result) => result.attempts.flatMap((attempt) => attempt.assertions.map((item) => item.scorer))));
-    for (const scorer of ["exact", "includes", "regex", "json-schema", "tool-trajectory", "numeric", "similarity", "budgets", "llm-judge"]) {
+    for (const scorer of ["exact", "includes", "regex", "json-schema", "tool-trajectory", "numeric", "similarity", "budgets", "llm-judge", "ranking", "citations", "abstains"]) {
       expect(scorers).toContain(scorer);
     }
   }, processes(2));

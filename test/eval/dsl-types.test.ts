@@ -24,8 +24,17 @@ describe("t's assertion methods", () => {
     expectTypeOf<EvalContext["completed"]>().toEqualTypeOf<(options?: AssertOptions & object) => void>();
     expectTypeOf<EvalContext["failed"]>().toEqualTypeOf<(options?: AssertOptions & { code?: string }) => void>();
     expectTypeOf<EvalContext["retrievedChunk"]>().toEqualTypeOf<
-      (match: string | { text?: string; id?: string; source?: string; maxRank?: number }, options?: AssertOptions & { caseSensitive?: boolean }) => void
+      (match: string | { text?: string; id?: string; source?: string; maxRank?: number }, options?: AssertOptions & { caseSensitive?: boolean; turn?: number; maxRank?: number }) => void
     >();
+    expectTypeOf<EvalContext["rankingMetric"]>().toEqualTypeOf<
+      (metric: "recall" | "precision" | "hit_rate" | "mrr" | "ndcg", gold: (string | { id: string } | { text: string })[], options?: AssertOptions & { k?: number; min?: number; turn?: number }) => void
+    >();
+    expectTypeOf<EvalContext["citationsResolve"]>().toEqualTypeOf<(options?: AssertOptions & { everySentence?: boolean; allowNone?: boolean; turn?: number }) => void>();
+    expectTypeOf<EvalContext["abstained"]>().toEqualTypeOf<
+      (options?: AssertOptions & { whenNothingRelevant?: boolean; relevant?: string[]; phrases?: string[]; turn?: number }) => void
+    >();
+    expectTypeOf<EvalContext["waiting"]>().toEqualTypeOf<(options?: AssertOptions & object) => void>();
+    expectTypeOf<EvalContext["maxToolCalls"]>().toEqualTypeOf<(limit: number, options?: AssertOptions & object) => void>();
     expectTypeOf<EvalContext["blocked"]>().toEqualTypeOf<(options?: AssertOptions & { rule?: string; direction?: "input" | "output" }) => void>();
     expectTypeOf<EvalContext["warned"]>().toEqualTypeOf<(options?: AssertOptions & { rule?: string; direction?: "input" | "output" }) => void>();
     expectTypeOf<EvalContext["outputContains"]>().toEqualTypeOf<(text: string | readonly string[], options?: AssertOptions & { caseSensitive?: boolean }) => void>();

@@ -8,7 +8,9 @@ describe("the built-in scorers", () => {
   it("all load and register under their names", async () => {
     const { listScorers, getScorer } = await import("../../scorers/index.js");
     const names = [
+      "abstains",
       "budgets",
+      "citations",
       "exact",
       "gaia-exact",
       "guardrail",
@@ -17,6 +19,7 @@ describe("the built-in scorers", () => {
       "llm-judge",
       "no-tools",
       "numeric",
+      "ranking",
       "regex",
       "retrieved-chunk",
       "run-status",

@@ -57,6 +57,9 @@ describe("the options of the built-in scorers", () => {
   it("are exactly these names", () => {
     const names = Object.fromEntries(listScorers().map((scorer) => [scorer.name, Object.keys(scorerOptions(scorer.name)).sort()]));
     expect(names).toEqual({
+      abstains: ["phrases", "relevant", "turn", "whenNothingRelevant"],
+      citations: ["allowNone", "everySentence", "turn"],
+      ranking: ["gold", "k", "metric", "min", "turn"],
       budgets: ["maxCost", "maxInputTokens", "maxOutputTokens", "maxSteps", "maxTokens", "maxToolCalls"],
       exact: ["caseSensitive", "trim"],
       "gaia-exact": ["extract"],
@@ -89,14 +92,19 @@ describe("the options of the built-in assertions", () => {
       toolSequence: ["allowExtra", "args", "ordered"],
       usedNoTools: [],
       completed: [],
+      waiting: [],
       failed: ["code"],
-      retrievedChunk: ["caseSensitive"],
+      retrievedChunk: ["caseSensitive", "maxRank", "turn"],
+      rankingMetric: ["k", "min", "turn"],
+      citationsResolve: ["allowNone", "everySentence", "turn"],
+      abstained: ["phrases", "relevant", "turn", "whenNothingRelevant"],
       blocked: ["direction", "rule"],
       warned: ["direction", "rule"],
       outputContains: ["caseSensitive"],
       outputMatches: [],
       maxSteps: [],
       maxTokens: [],
+      maxToolCalls: [],
       maxCost: [],
     });
     const checks: [keyof typeof builtinAssertions, string, unknown[], unknown[]][] = [
@@ -109,6 +117,11 @@ describe("the options of the built-in assertions", () => {
       ["toolSequence", "args", ["strict", "partial", "ignore"], ["loose", ""]],
       ["failed", "code", ["max_steps"], [""]],
       ["retrievedChunk", "caseSensitive", [true], ["yes"]],
+      ["retrievedChunk", "turn", [1, 3], [0, 1.5]],
+      ["rankingMetric", "k", [1, 10], [0, -1]],
+      ["rankingMetric", "min", [0, 0.5, 1], [1.5, -0.1]],
+      ["citationsResolve", "everySentence", [true], ["yes"]],
+      ["abstained", "whenNothingRelevant", [true], [1]],
       ["blocked", "rule", ["secret:openai_key"], [1]],
       ["warned", "direction", ["input", "output"], ["both", ""]],
       ["outputContains", "caseSensitive", [false], ["no"]],

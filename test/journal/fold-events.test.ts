@@ -121,7 +121,7 @@ describe("run and turn events", () => {
       ...before,
       lastSeq: 4,
       lastAt: events[1]?.at,
-      retrievals: [{ callId: "c", tool: "search_docs", query: "q", chunks: [] }],
+      retrievals: [{ callId: "c", tool: "search_docs", mode: "tool", turn: 1, query: "q", chunks: [] }],
       guardrails: [{ seq: 4, direction: "output", action: "warn", rule: "r", detail: "fired" }],
     });
   });

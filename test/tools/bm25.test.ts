@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Bm25Index, chunkDocument, globBase, globToRegExp, roundScore, tokenize } from "../../src/tools/builtin/index.js";
+import { Bm25Index, globBase, globToRegExp, roundScore, tokenize } from "../../src/tools/builtin/index.js";
 
 describe("tokenize", () => {
   it("lowercases and splits on anything that is not a letter, mark or digit", () => {
@@ -70,34 +70,6 @@ describe("Bm25Index", () => {
       { id: "b", text: "beta gamma" },
     ]);
     expect(index.search("alpha alpha alpha beta", 2)).toEqual(index.search("alpha beta", 2));
-  });
-});
-
-describe("chunkDocument", () => {
-  it("makes one chunk per markdown section, numbered from 1 under the source name", () => {
-    const text = "Intro line.\n\n# Refunds\n\nRefunds take 5 days.\n\n## Exceptions\nGift cards are final.\n";
-    expect(chunkDocument("docs/policy.md", text)).toEqual([
-      { id: "docs/policy.md#1", source: "docs/policy.md", text: "Intro line." },
-      { id: "docs/policy.md#2", source: "docs/policy.md", text: "# Refunds\n\nRefunds take 5 days." },
-      { id: "docs/policy.md#3", source: "docs/policy.md", text: "## Exceptions\nGift cards are final." },
-    ]);
-  });
-
-  it("does not split inside fenced code, where # is not a heading", () => {
-    const text = "# Script\n\n```sh\n# install\n\nnpm ci\n```\n";
-    expect(chunkDocument("a.md", text).map((chunk) => chunk.text)).toEqual(["# Script\n\n```sh\n# install\n\nnpm ci\n```"]);
-  });
-
-  it("splits a long section or plain text at blank lines, packing paragraphs up to the limit", () => {
-    const paragraphs = ["a".repeat(40), "b".repeat(40), "c".repeat(40)];
-    expect(chunkDocument("t.txt", paragraphs.join("\r\n\r\n"), 90).map((chunk) => chunk.text)).toEqual([
-      `${paragraphs[0]}\n\n${paragraphs[1]}`,
-      paragraphs[2],
-    ]);
-  });
-
-  it("gives no chunks for blank text", () => {
-    expect(chunkDocument("empty.md", " \n\n \n")).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { FileToolError, RetraceError, WorkspaceEscapeError } from "../../errors/index.js";
 import { defineTool, type Tool } from "../define.js";
-import { compareCodePoints } from "./bm25.js";
+import { compareCodePoints } from "../../retrieval/bm25.js";
 import { Workspace } from "./workspace.js";
 
 export const DEFAULT_MAX_READ_BYTES = 1024 * 1024;

@@ -3,14 +3,13 @@ import { nearest } from "../../text/index.js";
 import { calculatorTool } from "./calculator.js";
 import { BuiltinToolError } from "../../errors/index.js";
 import { fileTools } from "./files.js";
-import { searchDocsTool, type DocumentSource } from "./search-docs.js";
+import { searchDocsTool, type DocumentSource, type SearchDocsOptions } from "./search-docs.js";
 
 export { calculatorTool } from "./calculator.js";
 export { parseExpression, evaluateExpression } from "./expression.js";
 export { fileTools, type FileTools } from "./files.js";
 export { searchDocsTool, type SearchDocsOptions } from "./search-docs.js";
-export { Bm25Index, tokenize, roundScore } from "./bm25.js";
-export { chunkDocument } from "./chunks.js";
+export { Bm25Index, tokenize, roundScore } from "../../retrieval/index.js";
 export { globToRegExp, globBase } from "../../patterns/index.js";
 export { ExpressionError, WorkspaceEscapeError, FileToolError, BuiltinToolError } from "../../errors/index.js";
 
@@ -24,6 +23,8 @@ export interface BuiltinToolOptions {
   documents?: readonly DocumentSource[];
   /** Where search_docs resolves relative document paths. */
   baseDir?: string;
+  /** Chunking, BM25 settings and filters for search_docs, or the agent's shared retriever. */
+  search?: Omit<SearchDocsOptions, "documents" | "baseDir">;
   maxReadBytes?: number;
 }
 
@@ -39,7 +40,7 @@ export function createBuiltinTool(name: string, options: BuiltinToolOptions = {}
       return calculatorTool();
     case "search_docs": {
       if (options.documents === undefined) throw new BuiltinToolError("tool_config", 'search_docs needs "documents": the files it searches');
-      return searchDocsTool({ documents: options.documents, ...(options.baseDir !== undefined ? { baseDir: options.baseDir } : {}) });
+      return searchDocsTool({ ...options.search, documents: options.documents, ...(options.baseDir !== undefined ? { baseDir: options.baseDir } : {}) });
     }
     case "read_file":
     case "list_dir":

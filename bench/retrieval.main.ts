@@ -1,0 +1,3 @@
+import { benchRetrieval } from "./retrieval.js";
+
+benchRetrieval();
