@@ -74,97 +74,95 @@ async function recordedRedaction(store: SqliteRunStore, runId: string, io: CliIO
 }
 
 function decide(store: SqliteRunStore, log: RunLog, runId: string, callId: string, values: ApproveValues, io: CliIO): ExitCode {
-  {
-    const db = dbHint(io.cwd, store);
-    const dbFlag = db ? ` --db ${db}` : "";
-    const unknown = log.state.pendingCalls.find((call) => call.callId === callId && call.phase === "unknown");
-    if (values.rerun || values.skip) {
-      if (!unknown) {
-        const waiting = log.state.pendingCalls.filter((call) => call.phase === "unknown").map((call) => `${call.callId} (${call.name})`);
-        throw new RunError(
-          "decision_not_pending",
-          `call ${callId} does not wait for a --rerun/--skip decision${waiting.length ? `; these do: ${waiting.join(", ")}` : ""}`,
-          { runId, callId },
-        );
-      }
-      const decision = values.rerun ? "rerun" : "skip";
-      log.append<"tool.decided">({ type: "tool.decided", callId, name: unknown.name, decision, ...(values.by !== undefined ? { by: values.by } : {}) });
-      io.stdout(
-        `${decision === "rerun" ? "will run" : "will not run"} ${callId} (${unknown.name}) again; resume with: retrace resume ${rootRun(store, runId)}${dbFlag}\n`,
-      );
-      return ExitCode.ok;
-    }
-    if (unknown) {
-      throw new UsageError(
-        `call ${callId} (${unknown.name}) started but its outcome is unknown; decide with --rerun (run it again) or --skip (tell the model the outcome is unknown)`,
-      );
-    }
-    const approval = log.state.pendingApprovals.find((candidate) => candidate.callId === callId);
-    const inChild = approval ? undefined : log.state.waiting?.pending.find((item) => item.callId === callId && item.runId !== undefined && item.runId !== runId);
-    if (inChild?.runId) {
+  const db = dbHint(io.cwd, store);
+  const dbFlag = db ? ` --db ${db}` : "";
+  const unknown = log.state.pendingCalls.find((call) => call.callId === callId && call.phase === "unknown");
+  if (values.rerun || values.skip) {
+    if (!unknown) {
+      const waiting = log.state.pendingCalls.filter((call) => call.phase === "unknown").map((call) => `${call.callId} (${call.name})`);
       throw new RunError(
-        "approval_in_child_run",
-        `call ${callId} (${inChild.tool}) waits in the sub-agent's child run ${inChild.runId}, not in this run; ` +
-          `approve it there: retrace approve ${inChild.runId} ${callId}${dbFlag}, then: retrace resume ${runId}${dbFlag}`,
+        "decision_not_pending",
+        `call ${callId} does not wait for a --rerun/--skip decision${waiting.length ? `; these do: ${waiting.join(", ")}` : ""}`,
         { runId, callId },
       );
     }
-    // The id of the call that started a sub-agent: what waits is in its child run.
-    const child = childRunId(runId, callId);
-    const inThatChild = approval ? [] : (log.state.waiting?.pending ?? []).filter((item) => item.runId === child);
-    if (inThatChild.length > 0) {
-      const commands = inThatChild.map((item) => `retrace approve ${child} ${item.callId}${dbFlag}    # ${item.tool}`).join("; ");
-      throw new RunError(
-        "approval_in_child_run",
-        `call ${callId} runs a sub-agent, whose child run ${child} waits for approval; approve there: ${commands}; then: retrace resume ${runId}${dbFlag}`,
-        { runId, callId },
-      );
-    }
-    if (!approval) {
-      const pending = log.state.pendingApprovals.map((candidate) => `${candidate.callId} (${candidate.tool})`).join(", ");
-      throw new RunError("approval_not_pending", `no approval is pending for call ${callId}${pending ? `; pending: ${pending}` : ""}`, { runId, callId });
-    }
-    if (approval.expired) throw new RunError("approval_expired", `the approval for call ${callId} has expired; resume the run to settle the call`, { runId, callId });
-    const missing = missingRoles(approval);
-    let role = values.role;
-    if (approval.roles.length === 0) role ??= ANY_APPROVER;
-    else if (role === undefined) {
-      if (missing.length !== 1) {
-        throw new UsageError(
-          `call ${callId} needs approval from ${missing.join(" and ")}: pass --role, e.g. retrace approve ${runId} ${callId} --role ${missing[0]}${dbFlag}`,
-        );
-      }
-      role = missing[0] as string;
-    } else if (!approval.roles.includes(role)) {
-      // A role the call does not require would not count; say so instead of recording it.
-      throw new UsageError(`role ${role} is not required for call ${callId} (required: ${approval.roles.join(", ")})`);
-    } else if (approval.granted.includes(role)) {
-      throw new UsageError(`call ${callId} is already approved as ${role}; still needed: ${missing.join(", ") || "nothing"}`);
-    }
-    const resumeTarget = rootRun(store, runId);
-    const by = values.by !== undefined ? { by: values.by } : {};
-    if (approval.deadline !== undefined && systemClock.now() > approval.deadline) {
-      log.append<"approval.expired">({
-        type: "approval.expired",
-        callId,
-        detail: `the decision arrived after the deadline (${new Date(approval.deadline).toISOString()})`,
-      });
-      io.stderr(`approval for call ${callId} expired at ${new Date(approval.deadline).toISOString()}; the call will be blocked (approval_expired) on resume\n`);
-      return ExitCode.failed;
-    }
-    if (values.deny) {
-      log.append<"approval.denied">({ type: "approval.denied", callId, argsHash: approval.argsHash, role, reason: values.reason ?? "denied", ...by });
-      io.stdout(`denied ${callId} (${approval.tool}); resume with: retrace resume ${resumeTarget}${dbFlag}\n`);
-      return ExitCode.ok;
-    }
-    log.append<"approval.granted">({ type: "approval.granted", callId, argsHash: approval.argsHash, role, ...by });
-    const still = missing.filter((name) => name !== role && approval.roles.length > 0);
+    const decision = values.rerun ? "rerun" : "skip";
+    log.append<"tool.decided">({ type: "tool.decided", callId, name: unknown.name, decision, ...(values.by !== undefined ? { by: values.by } : {}) });
     io.stdout(
-      still.length
-        ? `approved ${callId} (${approval.tool}) as ${role}; still needed: ${still.join(", ")} ` +
-            `(${still.map((name) => `retrace approve ${runId} ${callId} --role ${name}${dbFlag}`).join("; ")})\n`
-        : `approved ${callId} (${approval.tool}); resume with: retrace resume ${resumeTarget}${dbFlag}\n`,
+      `${decision === "rerun" ? "will run" : "will not run"} ${callId} (${unknown.name}) again; resume with: retrace resume ${rootRun(store, runId)}${dbFlag}\n`,
     );
     return ExitCode.ok;
   }
+  if (unknown) {
+    throw new UsageError(
+      `call ${callId} (${unknown.name}) started but its outcome is unknown; decide with --rerun (run it again) or --skip (tell the model the outcome is unknown)`,
+    );
+  }
+  const approval = log.state.pendingApprovals.find((candidate) => candidate.callId === callId);
+  const inChild = approval ? undefined : log.state.waiting?.pending.find((item) => item.callId === callId && item.runId !== undefined && item.runId !== runId);
+  if (inChild?.runId) {
+    throw new RunError(
+      "approval_in_child_run",
+      `call ${callId} (${inChild.tool}) waits in the sub-agent's child run ${inChild.runId}, not in this run; ` +
+        `approve it there: retrace approve ${inChild.runId} ${callId}${dbFlag}, then: retrace resume ${runId}${dbFlag}`,
+      { runId, callId },
+    );
+  }
+  // The id of the call that started a sub-agent: what waits is in its child run.
+  const child = childRunId(runId, callId);
+  const inThatChild = approval ? [] : (log.state.waiting?.pending ?? []).filter((item) => item.runId === child);
+  if (inThatChild.length > 0) {
+    const commands = inThatChild.map((item) => `retrace approve ${child} ${item.callId}${dbFlag}    # ${item.tool}`).join("; ");
+    throw new RunError(
+      "approval_in_child_run",
+      `call ${callId} runs a sub-agent, whose child run ${child} waits for approval; approve there: ${commands}; then: retrace resume ${runId}${dbFlag}`,
+      { runId, callId },
+    );
+  }
+  if (!approval) {
+    const pending = log.state.pendingApprovals.map((candidate) => `${candidate.callId} (${candidate.tool})`).join(", ");
+    throw new RunError("approval_not_pending", `no approval is pending for call ${callId}${pending ? `; pending: ${pending}` : ""}`, { runId, callId });
+  }
+  if (approval.expired) throw new RunError("approval_expired", `the approval for call ${callId} has expired; resume the run to settle the call`, { runId, callId });
+  const missing = missingRoles(approval);
+  let role = values.role;
+  if (approval.roles.length === 0) role ??= ANY_APPROVER;
+  else if (role === undefined) {
+    if (missing.length !== 1) {
+      throw new UsageError(
+        `call ${callId} needs approval from ${missing.join(" and ")}: pass --role, e.g. retrace approve ${runId} ${callId} --role ${missing[0]}${dbFlag}`,
+      );
+    }
+    role = missing[0] as string;
+  } else if (!approval.roles.includes(role)) {
+    // A role the call does not require would not count; say so instead of recording it.
+    throw new UsageError(`role ${role} is not required for call ${callId} (required: ${approval.roles.join(", ")})`);
+  } else if (approval.granted.includes(role)) {
+    throw new UsageError(`call ${callId} is already approved as ${role}; still needed: ${missing.join(", ") || "nothing"}`);
+  }
+  const resumeTarget = rootRun(store, runId);
+  const by = values.by !== undefined ? { by: values.by } : {};
+  if (approval.deadline !== undefined && systemClock.now() > approval.deadline) {
+    log.append<"approval.expired">({
+      type: "approval.expired",
+      callId,
+      detail: `the decision arrived after the deadline (${new Date(approval.deadline).toISOString()})`,
+    });
+    io.stderr(`approval for call ${callId} expired at ${new Date(approval.deadline).toISOString()}; the call will be blocked (approval_expired) on resume\n`);
+    return ExitCode.failed;
+  }
+  if (values.deny) {
+    log.append<"approval.denied">({ type: "approval.denied", callId, argsHash: approval.argsHash, role, reason: values.reason ?? "denied", ...by });
+    io.stdout(`denied ${callId} (${approval.tool}); resume with: retrace resume ${resumeTarget}${dbFlag}\n`);
+    return ExitCode.ok;
+  }
+  log.append<"approval.granted">({ type: "approval.granted", callId, argsHash: approval.argsHash, role, ...by });
+  const still = missing.filter((name) => name !== role && approval.roles.length > 0);
+  io.stdout(
+    still.length
+      ? `approved ${callId} (${approval.tool}) as ${role}; still needed: ${still.join(", ")} ` +
+          `(${still.map((name) => `retrace approve ${runId} ${callId} --role ${name}${dbFlag}`).join("; ")})\n`
+      : `approved ${callId} (${approval.tool}); resume with: retrace resume ${resumeTarget}${dbFlag}\n`,
+  );
+  return ExitCode.ok;
 }
