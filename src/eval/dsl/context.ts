@@ -75,6 +75,7 @@ export interface CaseHost {
 /** The options every assertion takes, besides its own. */
 const COMMON_OPTIONS = { severity: z.enum(["gate", "soft"]), label: z.string() };
 /** t.judge's own options; the rest go to the scorer. */
+const NO_EXTRA: Record<string, z.ZodType> = {};
 const JUDGE_OPTIONS = { ...COMMON_OPTIONS, value: z.unknown(), expected: z.unknown() };
 
 const EVALUATE = Symbol("evaluate");
@@ -387,7 +388,7 @@ export function closeContext(t: EvalContext): void {
  * value, when the scorer declares them. A scorer named but not registered is left to scoring,
  * which reports it with a suggestion.
  */
-function scorerProblem(scorer: string | Scorer, options: Record<string, unknown>, expected: unknown, extra: Record<string, z.ZodType> = {}): string | undefined {
+function scorerProblem(scorer: string | Scorer, options: Record<string, unknown>, expected: unknown, extra: Record<string, z.ZodType> = NO_EXTRA): string | undefined {
   let resolved: Scorer | undefined;
   try {
     resolved = typeof scorer === "string" ? getScorer(scorer) : scorer;

@@ -1,4 +1,4 @@
-/** Finding and loading eval files: discovery, esbuild bundling of TypeScript, and the source maps that point errors back at the eval file's own lines. */
+/** Finding and loading eval files: discovery, module hooks for TypeScript (esbuild, one file at a time, cached) and Retrace's own name, and the source maps that point errors back at the eval file's own lines. */
 export { loadEvalFiles, discoverEvalFiles, displayPath, type LoadedFile, type LoadOptions } from "./load.js";
-export { compileTypeScript, type Compiled, type Compilation } from "./bundle.js";
+export { stopCompiler, useEvalHooks } from "./register.js";
 export { framePosition, originalPosition } from "./source-maps.js";

@@ -1,18 +1,21 @@
 /**
- * Finds eval files and loads them without a build step: `.js`/`.mjs` natively (bundled like
- * TypeScript only when they import a `retrace-agents` the project does not have), `.ts`/`.mts`
- * compiled first (see typescript.ts). Files are imported one at a time so that each
+ * Finds eval files and loads them without a build step, with Node's own import: `.js`/`.mjs`
+ * natively; `.ts`/`.mts`, and files importing a `retrace-agents` the project does not have,
+ * through the module hooks of hooks.ts (registered only then). Files are imported one at a time so that each
  * `defineEval` call is credited to the file that made it. A file that cannot be loaded — or
  * whose top level does not settle within the timeout — is reported with its error and the
  * others still run.
  */
-import { readdirSync, statSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { errorMessage, EvalLoadError, RetraceError } from "../../errors/index.js";
 import { PACKAGE_NAME } from "../../package-info.js";
 import { collectCases, type EvalCase } from "../dsl/index.js";
-import { compileTypeScript, type Compiled } from "./bundle.js";
+import { prepareTypeScript, stopCompiler, useEvalHooks } from "./register.js";
+import { ownModule, planImport, type ImportPlan } from "./self-imports.js";
+import { registerMovedModule } from "./source-maps.js";
 
 const EVAL_FILE = /\.eval\.(?:ts|mts|js|mjs)$/;
 const TYPESCRIPT = /\.m?ts$/;
@@ -67,7 +70,20 @@ async function importFresh(url: URL): Promise<unknown> {
   const count = loadCount.get(url.href) ?? 0;
   loadCount.set(url.href, count + 1);
   if (count > 0) url.search = `?retrace-load=${count}`;
-  return import(url.href);
+  return importNatively(url.href);
+}
+
+/**
+ * Node's own import(), also when this module runs in a host that rewrites import() calls (vitest
+ * does): an eval file loads the way the CLI loads it, through Node's resolution and the eval
+ * hooks. The importer lives in a data: module, which no host rewrites.
+ */
+const NATIVE_IMPORTER = "data:text/javascript,export default (url) => import(url)";
+let nativeImport: ((url: string) => Promise<unknown>) | undefined;
+
+async function importNatively(url: string): Promise<unknown> {
+  nativeImport ??= ((await import(NATIVE_IMPORTER)) as { default: (url: string) => Promise<unknown> }).default;
+  return nativeImport(url);
 }
 
 export interface LoadOptions {
@@ -88,14 +104,13 @@ function withLoadTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Loads one eval file; `compiled` is the module to import instead, for TypeScript. */
-async function loadEvalFile(path: string, cwd: string, compiled?: Compiled, options: LoadOptions = {}): Promise<LoadedFile> {
+/** Loads one eval file (importing `module` instead when given: its rewritten copy). */
+async function loadEvalFile(path: string, cwd: string, options: LoadOptions = {}, module = path): Promise<LoadedFile> {
   const file = displayPath(path, cwd);
-  if (compiled && "error" in compiled) return { path, file, cases: [], error: { code: "eval_load", message: `${file}: cannot load: ${compiled.error}` } };
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
   let cases: EvalCase[];
   try {
-    cases = await collectCases(path, () => withLoadTimeout(importFresh(pathToFileURL(compiled ? compiled.module : path)), timeoutMs));
+    cases = await collectCases(path, () => withLoadTimeout(importFresh(pathToFileURL(module)), timeoutMs));
   } catch (error) {
     if (error instanceof LoadTimeout) {
       const message = `${file}: did not finish loading within ${timeoutMs} ms (does its top level await something that never settles?); its cases were not run`;
@@ -127,32 +142,68 @@ function describeLoadError(error: unknown): string {
 export async function loadEvalFiles(paths: readonly string[], cwd: string, options: LoadOptions = {}): Promise<LoadedFile[]> {
   const { files, errors } = discoverEvalFiles(paths, cwd);
   const loaded: LoadedFile[] = [...errors];
-  const typescript = files.filter((path) => TYPESCRIPT.test(path));
-  const compilation = typescript.length ? compileTypeScript(typescript) : undefined;
   try {
+    const typescript = files.filter((path) => TYPESCRIPT.test(path));
+    if (typescript.length) {
+      useEvalHooks();
+      // Untimed, before any file's load timeout starts: the compiles, and the first trips
+      // through the hooks thread (Retrace's public entry, which TypeScript files import).
+      await Promise.all([prepareTypeScript(typescript), warmOwnEntry()]);
+    }
     for (const path of files) {
-      if (compilation && TYPESCRIPT.test(path)) {
-        loaded.push(await loadEvalFile(path, cwd, await compilation.get(path), options));
-        continue;
-      }
-      let result = await loadEvalFile(path, cwd, undefined, options);
-      if (result.error && NO_RETRACE.test(result.error.message)) {
-        // A JavaScript eval file in a project without Retrace installed: bundle it as TypeScript
-        // files are, so its "retrace-agents" resolves to the Retrace that is running.
-        const own = compileTypeScript([path]);
-        try {
-          result = await loadEvalFile(path, cwd, await own.get(path), options);
-        } finally {
-          own.dispose();
+      let result: LoadedFile | undefined;
+      if (TYPESCRIPT.test(path)) {
+        result = await loadEvalFile(path, cwd, options);
+      } else {
+        const plan = await planFor(path);
+        if (plan.kind === "copy") result = await loadCopy(path, plan.text, cwd, options);
+        else {
+          if (plan.kind === "hooks") useEvalHooks();
+          result = await loadEvalFile(path, cwd, options);
         }
+      }
+      if (result.error && NO_RETRACE.test(result.error.message)) {
+        // The eval file imports Retrace under a name Node could not resolve after all (an
+        // installed package without that subpath, say): the hooks resolve it to the running copy.
+        useEvalHooks();
+        result = await loadEvalFile(path, cwd, options);
       }
       loaded.push(result);
     }
   } finally {
-    compilation?.dispose();
+    await stopCompiler();
   }
   return loaded;
 }
 
-/** Node's error for an import of Retrace's package (or a subpath) that is not installed. */
-const NO_RETRACE = new RegExp(`Cannot find package '${PACKAGE_NAME}'`);
+/** Imports the running Retrace's public entry, where the hooks send a `retrace-agents` the project does not have. */
+async function warmOwnEntry(): Promise<void> {
+  const entry = ownModule("");
+  if (entry) await importNatively(entry).catch(() => undefined);
+}
+
+async function planFor(path: string): Promise<ImportPlan> {
+  try {
+    return await planImport(path, readFileSync(path, "utf8"));
+  } catch {
+    return { kind: "native" }; // unreadable: Node says why
+  }
+}
+
+/** Loads an eval file from its rewritten copy (see self-imports.ts); messages name the eval file, not the copy. */
+async function loadCopy(path: string, text: string, cwd: string, options: LoadOptions): Promise<LoadedFile> {
+  const dir = mkdtempSync(join(tmpdir(), "retrace-eval-load-"));
+  const copy = join(dir, basename(path));
+  try {
+    writeFileSync(copy, text);
+    registerMovedModule(copy, path);
+    const result = await loadEvalFile(path, cwd, options, copy);
+    if (result.error) result.error.message = result.error.message.split(pathToFileURL(copy).href).join(pathToFileURL(path).href).split(copy).join(path);
+    return result;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Node's error for an import of Retrace's package (or a subpath, or the `retrace` alias) that is not installed. */
+const NO_RETRACE = new RegExp(`Cannot find package '(?:${PACKAGE_NAME}|retrace)'`);

@@ -15,12 +15,22 @@ export function registerSourceMap(file: string, text: string): void {
   sourceMaps.set(file, { text, decoded: undefined });
 }
 
+/** Eval modules imported from a temp copy (self-imports.ts), by the copy's path: same lines, same columns but on import lines. */
+const moved = new Map<string, string>();
+
+/** Notes that the module at `copy` is the eval file `original`, rewritten in place. */
+export function registerMovedModule(copy: string, original: string): void {
+  moved.set(copy, original);
+}
+
 /**
  * Where a position in a compiled eval module (1-based line and column, as in a stack trace)
  * came from in the eval file, or undefined for any other file.
  */
 export function originalPosition(file: string, line: number, column: number): { file: string; line: number; column: number } | undefined {
   const path = file.startsWith("file:") ? fileURLToPath(file) : file;
+  const original = moved.get(path);
+  if (original !== undefined) return { file: original, line, column };
   const entry = sourceMaps.get(path);
   if (!entry) return undefined;
   entry.decoded ??= new TraceMap(entry.text, pathToFileURL(`${path}.map`).href);

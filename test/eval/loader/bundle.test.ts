@@ -1,6 +1,6 @@
 /**
- * TypeScript eval files run bundled: their package imports are rewritten to the files Node
- * would load, and the stack frames of what they throw map back to their own lines.
+ * TypeScript eval files run compiled one file at a time: their package imports resolve as
+ * Node resolves them, and the stack frames of what they throw map back to their own lines.
  */
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,8 +18,8 @@ function project(files: Record<string, string>): string {
   return dir;
 }
 
-describe("the TypeScript eval-file bundle", () => {
-  it("rewrites only real import specifiers: a string that says `from \"zod\"` stays as written", async () => {
+describe("TypeScript eval files", () => {
+  it("keep their text: a string that says `from \"zod\"` stays as written", async () => {
     const quoted = `a string that says from "zod", import("zod") and export * from "zod"`;
     const dir = project({
       "strings.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";

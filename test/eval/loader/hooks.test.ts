@@ -1,0 +1,87 @@
+/**
+ * Eval files load through Node's own import: TypeScript one file at a time (cached by content),
+ * Retrace resolved to the running copy when the project does not have it, everything else
+ * (import.meta, helpers shared between files) as Node does it.
+ */
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { framePosition, loadEvalFiles } from "../../../src/eval/loader/index.js";
+import { PACKAGE_NAME } from "../../../src/package-info.js";
+import { CASE, readJsonReport, retrace, suite, tempDir } from "../cli-helpers.js";
+import { processes } from "../../cli/run-cli.js";
+
+describe("loading eval files through the eval hooks", () => {
+  it("TypeScript modules import each other by their .js names; import.meta is the file's own; a helper is one module for every file", async () => {
+    const dir = suite({
+      "shared.ts": `export const seen: string[] = [];\nexport const where: string = import.meta.url;\n`,
+      "helper.mts": `export function label(name: string): string { return name.toUpperCase(); }\n`,
+      "a.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nimport { seen, where } from "./shared.js";\nimport { label } from "./helper.mjs";\nseen.push("a");\ndefineEval({ name: label("a") + " " + where + " " + import.meta.url, config: { llm: { provider: "openai" } }, test: () => {} });\n`,
+      "b.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nimport { seen } from "./shared.js";\nseen.push("b");\ndefineEval({ name: seen.join(","), config: { llm: { provider: "openai" } }, test: () => {} });\n`,
+    });
+    const loaded = await loadEvalFiles([dir], dir);
+    expect(loaded.map((file) => file.error)).toEqual([undefined, undefined]);
+    expect(loaded[0]?.cases[0]?.name).toBe(`A ${pathToFileURL(join(dir, "shared.ts")).href} ${pathToFileURL(join(dir, "a.eval.ts")).href}`);
+    expect(loaded[1]?.cases[0]?.name).toBe("a,b");
+  });
+
+  it("a JavaScript eval file may import Retrace as `retrace` (the command's name) when no package of that name is installed", async () => {
+    const dir = suite({ "plain.eval.mjs": `import { defineEval } from "retrace";\ndefineEval({ name: "plain", config: { llm: { provider: "openai" } }, test: () => {} });\n` });
+    const [loaded] = await loadEvalFiles([dir], dir);
+    expect(loaded?.error).toBeUndefined();
+    expect(loaded?.cases.map((definition) => definition.name)).toEqual(["plain"]);
+  });
+
+  it("a JavaScript helper module may import Retrace too: the file then loads through the hooks", async () => {
+    const dir = suite({
+      "helper.mjs": `import { defineEval } from "retrace-agents";\nexport const define = (name) => defineEval({ name, config: { llm: { provider: "openai" } }, test: () => {} });\n`,
+      "via-helper.eval.mjs": `import { define } from "./helper.mjs";\ndefine("from the helper");\n`,
+    });
+    const [loaded] = await loadEvalFiles([dir], dir);
+    expect(loaded?.error).toBeUndefined();
+    expect(loaded?.cases.map((definition) => definition.name)).toEqual(["from the helper"]);
+  });
+
+  it("an eval file loaded from its rewritten copy still reports a throw at its own line", async () => {
+    const dir = suite({
+      "copied.eval.mjs": `import { defineEval } from "retrace";\nimport { sep } from "node:path";\ndefineEval({ name: "throws", config: { llm: { provider: "openai" } }, test: () => {\n  if (sep) throw new Error("here");\n} });\n`,
+    });
+    const [loaded] = await loadEvalFiles([dir], dir);
+    const error = await Promise.resolve()
+      .then(() => loaded?.cases[0]?.test(undefined as never))
+      .then(() => undefined, (thrown: unknown) => thrown as Error);
+    const frames = (error?.stack ?? "").split("\n").slice(1).map(framePosition);
+    expect(frames).toContainEqual({ file: join(dir, "copied.eval.mjs"), line: 4, column: 18 });
+  });
+
+  it("a TypeScript syntax error names the file, line and column", async () => {
+    const dir = suite({ "bad.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nconst x: number = ;\n` });
+    const [loaded] = await loadEvalFiles([dir], dir);
+    expect(loaded?.error?.message).toMatch(/^bad\.eval\.ts: cannot load: .*bad\.eval\.ts:2:19: Unexpected ";"/);
+  });
+
+  it(
+    "compiled TypeScript is kept by content: an unchanged file is read from the cache, an edited one compiled again",
+    async () => {
+      const tmp = tempDir("retrace-ts-cache-test-");
+      const dir = suite({ "cached.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nconst name: string = "original";\n${CASE("__NAME__", "t.completed();").replace('"__NAME__"', "name")}` });
+      const names = async (): Promise<string[]> => {
+        const run = await retrace(["eval-test", ".", "--mock", "--reporter", "json=report.json"], { cwd: dir, env: { TMPDIR: tmp } });
+        expect(run.code).toBe(0);
+        return readJsonReport(join(dir, "report.json")).cases.map((entry) => entry.name);
+      };
+      expect(await names()).toEqual(["original"]);
+      const [cacheFolder] = readdirSync(tmp).filter((entry) => entry.startsWith("retrace-ts-cache-"));
+      const cacheFiles = readdirSync(join(tmp, cacheFolder as string));
+      expect(cacheFiles).toHaveLength(1);
+      // Tampered in the cache: the next run shows the cache was used, not the compiler.
+      const cached = join(tmp, cacheFolder as string, cacheFiles[0] as string);
+      writeFileSync(cached, readFileSync(cached, "utf8").replace('"original"', '"from the cache"'));
+      expect(await names()).toEqual(["from the cache"]);
+      writeFileSync(join(dir, "cached.eval.ts"), readFileSync(join(dir, "cached.eval.ts"), "utf8").replace('"original"', '"edited"'));
+      expect(await names()).toEqual(["edited"]);
+    },
+    processes(3),
+  );
+});
