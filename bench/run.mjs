@@ -1,9 +1,9 @@
-// npm run bench [-- journal|eval|gaia|bfcl|retrieval|cassette|bundle|html-view]: runs the benchmark scripts (all by default).
+// npm run bench [-- journal|eval|gaia|bfcl|retrieval|cassette|bundle|html-view|crash]: runs the benchmark scripts (all by default).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const which = process.argv.slice(2);
-const all = ["journal", "eval", "gaia", "bfcl", "retrieval", "cassette", "bundle", "html-view"];
+const all = ["journal", "eval", "gaia", "bfcl", "retrieval", "cassette", "bundle", "html-view", "crash"];
 const selected = which.length ? which : all;
 const root = fileURLToPath(new URL("..", import.meta.url));
 let failed = false;

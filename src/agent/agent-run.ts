@@ -118,14 +118,18 @@ export class AgentRun {
     return this.#drive(options);
   }
 
-  /** Continues a paused or interrupted run from its log. */
-  async resume(options: TurnOptions = {}): Promise<TurnOutcome> {
+  /**
+   * Continues a paused or interrupted run from its log. A paused run always logs `run.resumed`;
+   * an interrupted one logs it when `mark` is set (the CLI sets it, so a trace shows where a
+   * process took over). Without it the resumed log is the uninterrupted log byte for byte.
+   */
+  async resume(options: TurnOptions & { mark?: boolean } = {}): Promise<TurnOutcome> {
     const status = this.log.state.status;
     if (status === "completed" || status === "failed") return this.#outcome();
     if (this.log.state.turns === 0) {
       throw new RunError("run_no_turn", "the run has no turn to continue (it stopped before its first message was logged); send the message again", { runId: this.runId });
     }
-    if (status === "waiting") this.log.append<"run.resumed">({ type: "run.resumed" });
+    if (status === "waiting" || options.mark === true) this.log.append<"run.resumed">({ type: "run.resumed" });
     return this.#drive(options);
   }
 

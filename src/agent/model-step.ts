@@ -53,8 +53,16 @@ const MAX_BACKOFF_MS = 30_000;
  */
 export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
   const { agent, log } = env;
-  const request = buildRequest(agent, log);
-  const key = requestKey(identityOf(agent.model), request);
+  // Built when an attempt needs a new marker: an interrupted attempt is asked again with the
+  // request and key its marker holds, so a resume does not rebuild (and rehash) the conversation.
+  let built: { request: LlmRequest; key: string } | undefined;
+  const fresh = () => {
+    if (!built) {
+      const request = buildRequest(agent, log);
+      built = { request, key: requestKey(identityOf(agent.model), request) };
+    }
+    return built;
+  };
   const step = log.state.steps + 1;
   const maxRetries = agent.maxRetries ?? 2;
   let attempt = 1;
@@ -67,7 +75,7 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
     attempt = failure.attempt + 1;
   }
   for (; ; attempt++) {
-    const started = interrupted ?? log.append<"llm.started">({ type: "llm.started", step, attempt, requestKey: key, request });
+    const started = interrupted ?? log.append<"llm.started">({ type: "llm.started", step, attempt, requestKey: fresh().key, request: fresh().request });
     interrupted = undefined;
     // The provider's "now" (an HTTP-date retry-after) is the attempt's logged start.
     const startedAt = RunLog.timeOf(started);

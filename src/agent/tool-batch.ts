@@ -20,7 +20,7 @@ export type PendingDecision = EventOf<"run.paused">["pending"][number];
 
 export type BatchOutcome =
   | { paused: false }
-  | { paused: true; reason: "approval"; pending: PendingDecision[] }
+  | { paused: true; reason: "approval" | "unknown_outcome"; pending: PendingDecision[] }
   | { paused: true; reason: "child_waiting"; childRunId: string; pending: PendingDecision[] };
 
 interface Failure {
@@ -81,18 +81,26 @@ async function execute(call: PreparedCall, log: RunLog, context: RunContext, sig
   // The call's time is the logged start of the call: a resumed re-run sees the same time.
   const started = log.events.findLast((event) => event.type === "tool.started" && event.callId === call.callId);
   const startedAt = started ? RunLog.timeOf(started) : (log.latestTime() ?? 0);
+  // The call's own signal: aborted with the run, or when the call times out.
+  const own = new AbortController();
+  // Once the call has an outcome, nothing it does later reaches the log.
+  let sealed = false;
   const toolContext: ToolContext = {
     runId: log.runId,
     callId: call.callId,
-    signal,
+    signal: call.tool.timeoutMs === undefined ? signal : AbortSignal.any([signal, own.signal]),
     now: () => startedAt,
     recordRetrieval(query: string, chunks: RetrievedChunk[]) {
-      retrievals.push({ type: "retrieval", callId: call.callId, tool: call.name, mode: "tool", turn: log.state.turns, query, chunks });
+      if (!sealed) retrievals.push({ type: "retrieval", callId: call.callId, tool: call.name, mode: "tool", turn: log.state.turns, query, chunks });
     },
   };
   // No clock reads around the call: tools finish in any order, and the log must not show it.
   try {
-    const value = await call.tool.run(call.args, toolContext);
+    const value = await withTimeout(call.tool.run(call.args, toolContext), call.tool.timeoutMs, own);
+    sealed = true;
+    if (value === TIMED_OUT) {
+      return { retrievals, outcome: { kind: "failed", error: { kind: "timeout", message: `${call.name} did not finish within ${call.tool.timeoutMs} ms; it was aborted` } } };
+    }
     const result = value === undefined ? null : value;
     try {
       // The result must survive the log unchanged; refuse what canonical JSON would alter.
@@ -102,8 +110,30 @@ async function execute(call: PreparedCall, log: RunLog, context: RunContext, sig
     }
     return { retrievals, outcome: { kind: "finished", result } };
   } catch (error) {
+    sealed = true;
     return { retrievals, outcome: { kind: "failed", error: { kind: "threw", message: describeThrown(error) } } };
   }
+}
+
+const TIMED_OUT: unique symbol = Symbol("timed out");
+
+/**
+ * The call's value, or TIMED_OUT once `ms` passed (and the call's signal is aborted). A call
+ * that settles after its timeout — resolving, or rejecting — is swallowed here: it can neither
+ * change the outcome already taken nor surface as an unhandled rejection.
+ */
+function withTimeout<T>(running: Promise<T> | T, ms: number | undefined, own: AbortController): Promise<T | typeof TIMED_OUT> {
+  const promise = Promise.resolve(running);
+  if (ms === undefined) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => {
+      own.abort(new Error("timeout"));
+      resolve(TIMED_OUT);
+    }, ms);
+  });
+  promise.catch(() => undefined);
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -156,11 +186,11 @@ async function executeAll(calls: readonly PreparedCall[], log: RunLog, context: 
 /**
  * Calls whose start marker is in the log but whose outcome is not: the run paused on a child,
  * or the process stopped. A child run is continued; an idempotent tool runs again; anything
- * else may have had its effect, so it is reported as an unknown outcome, never silently re-run.
+ * else may have had its effect, so it gets `tool.unknown_outcome` and the run pauses until a
+ * person decides (`tool.decided`): run it again, or tell the model its outcome is unknown.
  */
 async function settleStarted(tools: ReadonlyMap<string, AnyTool>, log: RunLog, context: RunContext, signal: AbortSignal, runChild: ChildRunner): Promise<BatchOutcome> {
   const started = log.state.pendingCalls.filter((call) => call.phase === "started");
-  if (started.length === 0) return { paused: false };
   const rerun: PreparedCall[] = [];
   const unknown: LogPayload[] = [];
   for (const call of started) {
@@ -171,12 +201,29 @@ async function settleStarted(tools: ReadonlyMap<string, AnyTool>, log: RunLog, c
         type: "tool.unknown_outcome",
         callId: call.callId,
         name: call.name,
-        detail: `${call.name} started but its outcome was never recorded; it is not idempotent, so it was not run again`,
+        detail: `${call.name} started but its outcome was never recorded; it is not idempotent, so it is not run again without a decision`,
       });
     }
   }
   if (unknown.length) log.appendAll(unknown);
-  return rerun.length ? executeAll(rerun, log, context, signal, runChild) : { paused: false };
+  // Decided by a person: run again, under a new start marker.
+  const decided: PreparedCall[] = [];
+  const failures: LogPayload[] = [];
+  for (const call of log.state.pendingCalls.filter((pending) => pending.phase === "rerun")) {
+    const prepared = prepare(call, tools);
+    if ("kind" in prepared) failures.push({ type: "tool.failed", callId: call.callId, name: call.name, error: prepared });
+    else decided.push(prepared);
+  }
+  if (failures.length) log.appendAll(failures);
+  if (decided.length) log.appendAll(decided.map((call): LogPayload => ({ type: "tool.started", callId: call.callId, name: call.name })));
+  const again = [...rerun, ...decided];
+  if (again.length) {
+    const outcome = await executeAll(again, log, context, signal, runChild);
+    if (outcome.paused) return outcome;
+  }
+  const undecided = log.state.pendingCalls.filter((call) => call.phase === "unknown");
+  if (undecided.length === 0) return { paused: false };
+  return { paused: true, reason: "unknown_outcome", pending: undecided.map((call) => ({ callId: call.callId, tool: call.name, roles: [], unknownOutcome: true as const })) };
 }
 
 /**

@@ -7,5 +7,9 @@ export const ExitCode = {
   usage: 2,
   /** The run is waiting for an approval decision. */
   waiting: 3,
+  /** Another live process is executing the run (it holds the run's lease); nothing was done. */
+  busy: 4,
+  /** The run's log failed its hash-chain check (an edited, deleted or swapped row). */
+  tampered: 5,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -37,6 +37,7 @@ const commands: Record<string, Command> = {
   inspect: { load: lazy(() => import("./commands/inspect.js"), (m) => ({ run: m.inspectCommand, help: m.inspectHelp })), summary: "verify a bundle and summarise its run" },
   replay: { load: lazy(() => import("./commands/replay.js"), (m) => ({ run: m.replayCommand, help: m.replayHelp })), summary: "replay a bundle and compare (identical, or where it diverges)" },
   score: { load: lazy(() => import("./commands/score.js"), (m) => ({ run: m.scoreCommand, help: m.scoreHelp })), summary: "apply an eval file's assertions to a recorded run or a bundle" },
+  verify: { load: lazy(() => import("./commands/verify.js"), (m) => ({ run: m.verifyCommand, help: m.verifyHelp })), summary: "check a run's hash chain (edited, deleted or swapped rows)" },
 };
 
 function usage(): string {

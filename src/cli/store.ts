@@ -11,7 +11,12 @@ import { DEFAULT_DB_PATH, SqliteRunStore, STORE_SCHEMA_VERSION } from "../store/
  * pass `mustExist`, so a mistyped --db is an error rather than a new empty database. A file
  * that is there but is not a Retrace store is refused before anything writes to it.
  */
-export function openStore(cwd: string, db: string | undefined, configured?: string, options: { mustExist?: boolean } = {}): SqliteRunStore {
+export function openStore(
+  cwd: string,
+  db: string | undefined,
+  configured?: string,
+  options: { mustExist?: boolean; readonly?: boolean; synchronous?: "NORMAL" | "FULL" } = {},
+): SqliteRunStore {
   const path = db !== undefined ? resolve(cwd, db) : (configured ?? resolve(cwd, DEFAULT_DB_PATH));
   const file = shownPath(cwd, path);
   if (existsSync(path)) checkStoreFile(path, file, { mayBeNew: !options.mustExist });
@@ -19,7 +24,12 @@ export function openStore(cwd: string, db: string | undefined, configured?: stri
     throw new StoreError("store_open", `no run store here${db === undefined ? " (pass --db <path> if the runs are elsewhere)" : ""}`, { file });
   }
   try {
-    return new SqliteRunStore(path);
+    // Commands that only read open the file read-only: they never create tables, switch the
+    // journal mode or set a version in a file that may not even be ours.
+    return new SqliteRunStore(path, {
+      ...(options.readonly ? { readonly: true } : {}),
+      ...(options.synchronous ? { synchronous: options.synchronous } : {}),
+    });
   } catch (error) {
     if (error instanceof RetraceError) throw error;
     throw new StoreError("store_open", `cannot open the run store: ${(error as Error).message}`, { file });
@@ -86,7 +96,7 @@ function checkStoreFile(path: string, file: string, { mayBeNew }: { mayBeNew: bo
       { file },
     );
   }
-  const foreign = tables.filter((name) => name !== "events");
+  const foreign = tables.filter((name) => name !== "events" && name !== "leases");
   if (foreign.length > 0 || (version === 0 && tables.length > 0) || (version > 0 && !tables.includes("events"))) {
     const holds = tables.length ? `its tables are ${tables.join(", ")}` : "it has no tables";
     throw new StoreError("store_foreign", `is an SQLite database but not a Retrace run store (${holds}); pass --db <file> of a run store`, { file });

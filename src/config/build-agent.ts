@@ -11,6 +11,7 @@ import { costOf } from "../providers/pricing/index.js";
 import { createBuiltinTool } from "../tools/builtin/index.js";
 import type { AnyTool } from "../tools/index.js";
 import { loadConfig, type LoadedConfig } from "./load.js";
+import { loadToolModules } from "./tool-modules.js";
 import { PROVIDER_KEY_VARIABLES, redactSecrets, secretValues } from "../redaction/index.js";
 import type { AgentConfig, ToolEntry } from "./schema.js";
 import { Retriever, type DocumentSource } from "../retrieval/index.js";
@@ -80,13 +81,14 @@ async function buildModel(loaded: LoadedConfig, options: BuildOptions): Promise<
 }
 
 function applyEntry(tool: AnyTool, entry: ToolEntry): AnyTool {
-  if (typeof entry === "string") return tool;
+  if (typeof entry === "string" || "module" in entry) return tool;
   return {
     ...tool,
     ...(entry.risk !== undefined ? { risk: entry.risk } : {}),
     ...(entry.read_only !== undefined ? { readOnly: entry.read_only } : {}),
     ...(entry.requires_approval !== undefined ? { requiresApproval: entry.requires_approval } : {}),
     ...(entry.approval_timeout !== undefined ? { approvalTimeoutMs: entry.approval_timeout * 1000 } : {}),
+    ...(entry.timeout !== undefined ? { timeoutMs: entry.timeout * 1000 } : {}),
   };
 }
 
@@ -130,18 +132,37 @@ function buildRetriever(loaded: LoadedConfig): Retriever | undefined {
   });
 }
 
-function buildTools(loaded: LoadedConfig, extra: readonly AnyTool[], workspaceFor?: BuildOptions["workspaceFor"], retriever?: Retriever, toolFor?: BuildOptions["toolFor"]): AnyTool[] {
-  const tools = configuredTools(loaded, extra, workspaceFor, retriever);
+function buildTools(
+  loaded: LoadedConfig,
+  extra: readonly AnyTool[],
+  workspaceFor: BuildOptions["workspaceFor"] | undefined,
+  fromModules: ReadonlyMap<number, AnyTool[]>,
+  retriever?: Retriever,
+  toolFor?: BuildOptions["toolFor"],
+): AnyTool[] {
+  const tools = configuredTools(loaded, extra, workspaceFor, fromModules, retriever);
   return toolFor ? tools.map((tool) => toolFor(tool, loaded)) : tools;
 }
 
-function configuredTools(loaded: LoadedConfig, extra: readonly AnyTool[], workspaceFor?: BuildOptions["workspaceFor"], retriever?: Retriever): AnyTool[] {
+function configuredTools(
+  loaded: LoadedConfig,
+  extra: readonly AnyTool[],
+  workspaceFor: BuildOptions["workspaceFor"] | undefined,
+  fromModules: ReadonlyMap<number, AnyTool[]>,
+  retriever?: Retriever,
+): AnyTool[] {
   const { config, baseDir, file } = loaded;
   const configured = resolve(baseDir, config.workspace ?? "workspace");
   const workspace = workspaceFor ? workspaceFor(loaded, configured) : configured;
   const extraByName = new Map(extra.map((tool) => [tool.name, tool]));
   const tools: AnyTool[] = [];
   for (const [index, entry] of config.tools.entries()) {
+    const modular = fromModules.get(index);
+    if (modular) {
+      tools.push(...modular);
+      continue;
+    }
+    if (typeof entry === "object" && "module" in entry) continue;
     const name = typeof entry === "string" ? entry : entry.name;
     const fromCode = extraByName.get(name);
     if (fromCode) {
@@ -263,8 +284,9 @@ async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: 
   const secrets = knownSecrets(loaded, options, inherited);
   const built = await buildModel(loaded, options);
   const model = options.modelFor ? options.modelFor(built, loaded) : built;
+  const fromModules = await loadToolModules(loaded);
   const retriever = buildRetriever(loaded);
-  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor, retriever, options.toolFor), ...(await buildSubAgents(loaded, options, depth, secrets))];
+  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor, fromModules, retriever, options.toolFor), ...(await buildSubAgents(loaded, options, depth, secrets))];
   checkToolNames(loaded, tools);
   return {
     name: config.name,

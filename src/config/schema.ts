@@ -35,6 +35,14 @@ export const ToolEntrySchema = z.union([
     requires_approval: z.union([z.boolean(), z.string(), z.array(z.string()).min(1)]).optional(),
     /** Seconds a decision may take. */
     approval_timeout: z.number().positive().optional(),
+    /** Seconds one call may take before it fails with kind `timeout`. */
+    timeout: z.number().positive().optional(),
+  }),
+  /** A module of the user's own tools (made with defineTool), relative to the config file. */
+  z.strictObject({
+    module: z.string().min(1),
+    /** Seconds one call of any of its tools may take. */
+    timeout: z.number().positive().optional(),
   }),
 ]);
 export type ToolEntry = z.infer<typeof ToolEntrySchema>;
@@ -185,7 +193,13 @@ export const AgentConfigSchema = z.strictObject({
   documents: z.array(DocumentEntrySchema).default([]),
   /** Chunking, BM25 and filters for the documents; `mode: augment` retrieves before each turn's model call. */
   retrieval: RetrievalConfigSchema.optional(),
-  store: z.strictObject({ path: z.string().optional() }).default({}),
+  store: z
+    .strictObject({
+      path: z.string().optional(),
+      /** normal (default): survives a process crash; full: survives power loss too (slower commits). See docs/durability.md. */
+      synchronous: z.enum(["normal", "full"]).optional(),
+    })
+    .default({}),
   /** chat/plan: read-only tools only; act: approvals where required; auto: trust rules skip them; yolo: no approvals, no rate limits. */
   mode: z.enum(["chat", "plan", "act", "auto", "yolo"]).default("act"),
   /** First match wins. */

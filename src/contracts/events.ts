@@ -70,6 +70,11 @@ export const PendingApprovalSchema = z.object({
   roles: z.array(z.string()),
   /** The run that holds the approval, when it is a child run rather than this one. */
   runId: z.string().optional(),
+  /**
+   * Not an approval: a call that started and whose outcome is unknown (the process died while
+   * it ran, and it is not idempotent). A person decides: `retrace approve --rerun | --skip`.
+   */
+  unknownOutcome: z.literal(true).optional(),
 });
 
 export const RunStartedSchema = event("run.started", {
@@ -159,6 +164,13 @@ export const ToolUnknownOutcomeSchema = event("tool.unknown_outcome", {
   name: z.string(),
   detail: z.string(),
 });
+/** A person's decision on a call whose outcome is unknown: run it again, or tell the model the outcome is unknown. */
+export const ToolDecidedSchema = event("tool.decided", {
+  callId: z.string(),
+  name: z.string(),
+  decision: z.enum(["rerun", "skip"]),
+  by: z.string().optional(),
+});
 export const RetrievalSchema = event("retrieval", {
   /** The tool call that searched (mode "tool"); absent for augmentation. */
   callId: z.string().optional(),
@@ -200,7 +212,7 @@ export const ApprovalDeniedSchema = event("approval.denied", {
 });
 export const ApprovalExpiredSchema = event("approval.expired", { callId: z.string(), detail: z.string() });
 export const RunPausedSchema = event("run.paused", {
-  reason: z.enum(["approval", "child_waiting"]),
+  reason: z.enum(["approval", "child_waiting", "unknown_outcome"]),
   pending: z.array(PendingApprovalSchema),
   childRunId: z.string().optional(),
 });
@@ -226,6 +238,7 @@ export const RunEventSchema = z.discriminatedUnion("type", [
   ToolFinishedSchema,
   ToolFailedSchema,
   ToolUnknownOutcomeSchema,
+  ToolDecidedSchema,
   RetrievalSchema,
   GuardrailSchema,
   ApprovalRequestedSchema,

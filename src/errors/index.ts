@@ -77,8 +77,24 @@ export class SeqConflictError extends RetraceError {
 }
 
 export class StoreError extends RetraceError {
-  constructor(code: "store_version" | "store_corrupt" | "store_open" | "store_foreign" | "run_not_found", message: string, place: ErrorPlace = {}) {
+  constructor(code: "store_version" | "store_corrupt" | "store_open" | "store_foreign" | "store_readonly" | "run_not_found" | "lease_lost", message: string, place: ErrorPlace = {}) {
     super(code, message, place);
+  }
+}
+
+/** Another live process drives the run (it holds the run's lease). */
+export class RunBusyError extends RetraceError {
+  readonly holder: { pid: number; host: string; since: string };
+  constructor(holder: { runId: string; pid: number; host: string; since: string }) {
+    super("run_busy", `run ${holder.runId} is being executed by process ${holder.pid} on ${holder.host} since ${holder.since}`, { runId: holder.runId });
+    this.holder = { pid: holder.pid, host: holder.host, since: holder.since };
+  }
+}
+
+/** A run's hash chain does not hold: a row was edited, deleted, swapped or inserted by hand. */
+export class TamperedLogError extends RetraceError {
+  constructor(runId: string, seq: number, problem: string, file?: string) {
+    super("log_tampered", `${problem}; the log cannot be trusted, so it is not continued or exported`, { ...(file ? { file } : {}), runId, seq });
   }
 }
 

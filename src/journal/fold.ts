@@ -12,8 +12,12 @@ export interface PendingCall {
   step: number;
   args: unknown;
   rawArgs: string | undefined;
-  /** "requested": nothing ran yet; "started": the tool began and its outcome is not in the log. */
-  phase: "requested" | "started";
+  /**
+   * "requested": nothing ran yet; "started": the tool began and its outcome is not in the log;
+   * "unknown": it started, the process stopped, and it may not run again without a person's
+   * decision; "rerun": a person decided it runs again.
+   */
+  phase: "requested" | "started" | "unknown" | "rerun";
 }
 
 export interface PendingApproval {
@@ -100,11 +104,50 @@ export function initialState(): RunState {
   };
 }
 
-export function fold(events: readonly RunEvent[], from: RunState = initialState()): RunState {
-  let state = from;
-  for (const event of events) state = apply(state, event);
-  return state;
+/**
+ * Lists this fold call made itself. No state outside the call holds them (`from` and every
+ * earlier state keep their own), so the call may extend them in place instead of copying a
+ * growing list per event — which made folding a long log quadratic. Once fold returns, they
+ * are never changed again: the next call copies before its first change.
+ */
+let owned: WeakSet<readonly unknown[]> | undefined;
+
+function appended<T>(list: readonly T[], item: T): T[] {
+  if (owned?.has(list)) {
+    (list as T[]).push(item);
+    return list as T[];
+  }
+  const copy = [...list, item];
+  owned?.add(copy);
+  return copy;
 }
+
+function replacedAt<T>(list: readonly T[], index: number, item: T): T[] {
+  if (owned?.has(list)) {
+    (list as T[])[index] = item;
+    return list as T[];
+  }
+  const copy = [...list];
+  copy[index] = item;
+  owned?.add(copy);
+  return copy;
+}
+
+export function fold(events: readonly RunEvent[], from: RunState = initialState()): RunState {
+  const outer = owned;
+  owned = new WeakSet();
+  try {
+    let state = from;
+    for (const event of events) state = apply(state, event);
+    return state;
+  } finally {
+    owned = outer;
+  }
+}
+
+/** What the model is told about a call whose outcome a person chose not to find out by running it again. */
+export const UNKNOWN_OUTCOME_SKIPPED =
+  "Error (unknown_outcome): the call started but the process running it stopped before its outcome was recorded; it was not run again, so whether it had its effect is unknown";
 
 /** What the model is told about a tool call's outcome; derived here so replay derives the same. */
 export function toolResultContent(result: unknown): string {
@@ -115,7 +158,7 @@ export function toolResultContent(result: unknown): string {
 function withTurn(state: RunState, change: Partial<TurnView>): RunState {
   const last = state.turnViews[state.turnViews.length - 1];
   if (!last) return state;
-  return { ...state, turnViews: [...state.turnViews.slice(0, -1), { ...last, ...change }] };
+  return { ...state, turnViews: replacedAt(state.turnViews, state.turnViews.length - 1, { ...last, ...change }) };
 }
 
 function withCall(state: RunState, event: { callId: string; name: string }, change: Partial<ToolCallView>): RunState {
@@ -136,11 +179,9 @@ function withCall(state: RunState, event: { callId: string; name: string }, chan
       blocked: undefined,
       ...change,
     };
-    return { ...state, toolCalls: [...state.toolCalls, orphan] };
+    return { ...state, toolCalls: appended(state.toolCalls, orphan) };
   }
-  const calls = [...state.toolCalls];
-  calls[index] = { ...(calls[index] as ToolCallView), ...change };
-  return { ...state, toolCalls: calls };
+  return { ...state, toolCalls: replacedAt(state.toolCalls, index, { ...(state.toolCalls[index] as ToolCallView), ...change }) };
 }
 
 function settle(previous: RunState, event: { callId: string; name: string }, content: string, isError: boolean, change: Partial<ToolCallView>): RunState {
@@ -150,7 +191,7 @@ function settle(previous: RunState, event: { callId: string; name: string }, con
     ...state,
     pendingCalls: state.pendingCalls.filter((call) => call.callId !== callId),
     pendingApprovals: state.pendingApprovals.filter((approval) => approval.callId !== callId),
-    messages: [...state.messages, { role: "tool", toolCallId: callId, name, content, isError }],
+    messages: appended<Message>(state.messages, { role: "tool", toolCallId: callId, name, content, isError }),
   };
 }
 
@@ -171,9 +212,9 @@ function apply(previous: RunState, event: RunEvent): RunState {
         waiting: undefined,
         stepFailure: undefined,
         inputBlocked: blocked,
-        turnViews: [...state.turnViews, turn],
+        turnViews: appended(state.turnViews, turn),
         // A blocked input never enters the conversation: no later request may see it.
-        messages: blocked ? state.messages : [...state.messages, { role: "user", content: event.content }],
+        messages: blocked ? state.messages : appended<Message>(state.messages, { role: "user", content: event.content }),
       };
     }
     case "llm.started":
@@ -200,28 +241,25 @@ function apply(previous: RunState, event: RunEvent): RunState {
         turnSteps: state.turnSteps + 1,
         usage: addUsage(state.usage, event.response.usage),
         cost: state.cost === null || event.cost === null ? null : state.cost + event.cost,
-        messages: [...state.messages, assistant],
+        messages: appended<Message>(state.messages, assistant),
         output: event.response.text,
       };
     }
     case "tool.requested":
       return {
         ...state,
-        toolCalls: [
-          ...state.toolCalls,
-          {
-            callId: event.callId,
-            name: event.name,
-            args: event.args,
-            rawArgs: event.rawArgs,
-            step: event.step,
-            turn: Math.max(1, state.turnViews.length),
-            status: "pending",
-            result: undefined,
-            error: undefined,
-            blocked: undefined,
-          },
-        ],
+        toolCalls: appended(state.toolCalls, {
+          callId: event.callId,
+          name: event.name,
+          args: event.args,
+          rawArgs: event.rawArgs,
+          step: event.step,
+          turn: Math.max(1, state.turnViews.length),
+          status: "pending",
+          result: undefined,
+          error: undefined,
+          blocked: undefined,
+        }),
         pendingCalls: [
           ...state.pendingCalls,
           { callId: event.callId, name: event.name, step: event.step, args: event.args, rawArgs: event.rawArgs, phase: "requested" },
@@ -241,8 +279,20 @@ function apply(previous: RunState, event: RunEvent): RunState {
         status: "blocked",
         blocked: { reason: event.reason, detail: event.detail },
       });
+    // Not settled: the call waits for a person (tool.decided). The model hears nothing until then.
     case "tool.unknown_outcome":
-      return settle(state, event, `Error (unknown_outcome): ${event.detail}`, true, { status: "unknown_outcome" });
+      return {
+        ...withCall(state, event, { status: "unknown_outcome" }),
+        pendingCalls: state.pendingCalls.map((call) => (call.callId === event.callId ? { ...call, phase: "unknown" } : call)),
+      };
+    case "tool.decided":
+      if (event.decision === "rerun") {
+        return {
+          ...withCall(state, event, { status: "pending" }),
+          pendingCalls: state.pendingCalls.map((call) => (call.callId === event.callId ? { ...call, phase: "rerun" } : call)),
+        };
+      }
+      return settle(state, event, UNKNOWN_OUTCOME_SKIPPED, true, { status: "unknown_outcome" });
     case "approval.requested":
       return {
         ...state,
@@ -310,14 +360,18 @@ function apply(previous: RunState, event: RunEvent): RunState {
     case "retrieval":
       return {
         ...state,
-        retrievals: [
-          ...state.retrievals,
-          { callId: event.callId, tool: event.tool, mode: event.mode ?? "tool", turn: event.turn ?? Math.max(1, state.turns), query: event.query, chunks: event.chunks },
-        ],
+        retrievals: appended(state.retrievals, {
+          callId: event.callId,
+          tool: event.tool,
+          mode: event.mode ?? "tool",
+          turn: event.turn ?? Math.max(1, state.turns),
+          query: event.query,
+          chunks: event.chunks,
+        }),
       };
     case "guardrail": {
       const { v: _v, runId: _runId, at: _at, type: _type, ...rest } = event;
-      return { ...state, guardrails: [...state.guardrails, rest] };
+      return { ...state, guardrails: appended(state.guardrails, rest) };
     }
   }
 }

@@ -33,6 +33,11 @@ export interface ToolGovernance {
   pathArgs?: readonly string[];
   /** The absolute folder relative path arguments are resolved against (a workspace). */
   pathRoot?: string;
+  /**
+   * Milliseconds a call may take. A call that takes longer is `tool.failed` with kind
+   * `timeout`, its signal is aborted, and whatever it does afterwards is ignored.
+   */
+  timeoutMs?: number;
 }
 
 export interface Tool<Args = unknown, Result = unknown> extends ToolGovernance {
@@ -109,8 +114,21 @@ export function defineTool<Args, Result>(definition: ToolDefinition<Args, Result
     ...(definition.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: definition.approvalTimeoutMs } : {}),
     ...(definition.pathArgs ? { pathArgs: [...definition.pathArgs] } : {}),
     ...(definition.pathRoot !== undefined ? { pathRoot: definition.pathRoot } : {}),
+    ...(definition.timeoutMs !== undefined ? { timeoutMs: checkedTimeout(definition.name, definition.timeoutMs) } : {}),
     run: definition.run,
   };
+}
+
+function checkedTimeout(name: string, ms: number): number {
+  if (!Number.isFinite(ms) || ms <= 0) throw new TypeError(`tool "${name}": timeoutMs must be a positive number of milliseconds, got ${ms}`);
+  return ms;
+}
+
+/** Something a module exported that is a tool made with defineTool (or shaped like one). */
+export function isTool(value: unknown): value is AnyTool {
+  if (value === null || typeof value !== "object") return false;
+  const candidate = value as Partial<AnyTool>;
+  return typeof candidate.name === "string" && typeof candidate.run === "function" && typeof candidate.idempotent === "boolean" && typeof candidate.input?.safeParse === "function";
 }
 
 export function toolSpec(tool: Tool<never, unknown> | Tool): ToolSpec {

@@ -44,6 +44,8 @@ export function describeEvent(event: RunEvent): string {
       return `${event.name} ${event.callId} ⛔ ${event.reason}: ${clip(event.detail)}`;
     case "tool.unknown_outcome":
       return `${event.name} ${event.callId} ? ${clip(event.detail)}`;
+    case "tool.decided":
+      return `${event.name} ${event.callId}: ${event.decision === "rerun" ? "run again" : "not run again (outcome unknown)"}${event.by ? ` by ${event.by}` : ""}`;
     case "retrieval":
       return `${event.mode === "augment" ? `augment (turn ${event.turn ?? "?"})` : (event.tool ?? "?")} "${clip(event.query, 60)}" → ${event.chunks.map((chunk) => chunk.id).join(", ") || "(nothing)"}`;
     case "guardrail":

@@ -63,6 +63,7 @@ export const toolFinished = (callId: string, result: unknown, name = "echo"): Ev
 export const toolFailed = (callId: string, message: string, name = "echo"): EventPayload => ({ type: "tool.failed", callId, name, error: { kind: "threw", message } });
 export const toolBlocked = (callId: string, detail: string, name = "echo"): EventPayload => ({ type: "tool.blocked", callId, name, reason: "policy_denied", detail });
 export const toolUnknown = (callId: string, detail: string, name = "echo"): EventPayload => ({ type: "tool.unknown_outcome", callId, name, detail });
+export const toolDecided = (callId: string, decision: "rerun" | "skip", name = "echo"): EventPayload => ({ type: "tool.decided", callId, name, decision });
 export const approvalRequested = (callId: string, options: { argsHash?: string; roles?: string[]; deadline?: number; tool?: string } = {}): EventPayload => ({
   type: "approval.requested",
   callId,

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/canonical/index.js";
-import { fold, initialState, toolResultContent } from "../../src/journal/index.js";
+import { fold, initialState, toolResultContent, UNKNOWN_OUTCOME_SKIPPED } from "../../src/journal/index.js";
 import {
   START,
   approvalRequested,
@@ -28,6 +28,7 @@ import {
   toolRequested,
   toolStarted,
   toolUnknown,
+  toolDecided,
   usage,
   userMessage,
 } from "./events.js";
@@ -186,10 +187,11 @@ describe("tool calls", () => {
 
   it("settling one call, whatever its outcome, takes only that call out of the pending calls", () => {
     const outcomes = [
-      (id: string) => toolFinished(id, "ok"),
-      (id: string) => toolFailed(id, "no"),
-      (id: string) => toolBlocked(id, "no"),
-      (id: string) => toolUnknown(id, "crashed"),
+      (id: string) => [toolFinished(id, "ok")],
+      (id: string) => [toolFailed(id, "no")],
+      (id: string) => [toolBlocked(id, "no")],
+      // An unknown outcome settles only when a person decides not to run the call again.
+      (id: string) => [toolUnknown(id, "crashed"), toolDecided(id, "skip")],
     ];
     fc.assert(
       fc.property(
@@ -198,7 +200,7 @@ describe("tool calls", () => {
         fc.constantFrom(...outcomes),
         (ids, pick, outcome) => {
           const settled = ids[pick % ids.length] as string;
-          const state = stateAfter(runStarted(), ...ids.map((id) => toolRequested(id)), outcome(settled));
+          const state = stateAfter(runStarted(), ...ids.map((id) => toolRequested(id)), ...outcome(settled));
           expect(state.pendingCalls.map((call) => call.callId)).toEqual(ids.filter((id) => id !== settled));
           expect(state.messages).toEqual([expect.objectContaining({ role: "tool", toolCallId: settled })]);
         },
@@ -229,12 +231,30 @@ describe("tool calls", () => {
       toolBlocked("c2", "policy[0] denies write_file", "write_file"),
       toolUnknown("c3", "the run crashed while deploy ran", "deploy"),
     );
-    expect(state.messages).toEqual([
+    // An unknown outcome is not an outcome yet: the call waits for a person, the model hears nothing.
+    expect(state.pendingCalls.map((call) => [call.callId, call.phase])).toEqual([["c3", "unknown"]]);
+    const decided = stateAfter(
+      runStarted(),
+      toolRequested("c1", "calc"),
+      toolRequested("c2", "write_file"),
+      toolRequested("c3", "deploy"),
+      toolFailed("c1", "division by zero", "calc"),
+      toolBlocked("c2", "policy[0] denies write_file", "write_file"),
+      toolUnknown("c3", "the run crashed while deploy ran", "deploy"),
+      toolDecided("c3", "skip", "deploy"),
+    );
+    expect(decided.messages).toEqual([
       { role: "tool", toolCallId: "c1", name: "calc", content: "Error (threw): division by zero", isError: true },
       { role: "tool", toolCallId: "c2", name: "write_file", content: "Blocked (policy_denied): policy[0] denies write_file", isError: true },
-      { role: "tool", toolCallId: "c3", name: "deploy", content: "Error (unknown_outcome): the run crashed while deploy ran", isError: true },
+      { role: "tool", toolCallId: "c3", name: "deploy", content: UNKNOWN_OUTCOME_SKIPPED, isError: true },
     ]);
-    expect(state.pendingCalls).toEqual([]);
+    expect(decided.pendingCalls).toEqual([]);
+  });
+
+  it("a decision to run an unknown-outcome call again makes it pending to run, not settled", () => {
+    const state = stateAfter(runStarted(), toolRequested("c1", "deploy"), toolStarted("c1", "deploy"), toolUnknown("c1", "crashed", "deploy"), toolDecided("c1", "rerun", "deploy"));
+    expect(state.pendingCalls.map((call) => [call.callId, call.phase])).toEqual([["c1", "rerun"]]);
+    expect(state.messages).toEqual([]);
   });
 });
 

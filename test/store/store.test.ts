@@ -143,8 +143,11 @@ describe("sqlite store", () => {
         return caught as StoreError;
       }
     })();
-    expect(error?.code).toBe("event_invalid");
-    expect(error?.describe()).toMatch(/runs\.db run r seq 1: invalid event at at: /);
+    // A row changed behind Retrace's back no longer follows its hash chain: that is reported first.
+    expect(error?.code).toBe("log_tampered");
+    expect(error?.describe()).toMatch(/runs\.db run r seq 1: /);
+    // Read by range (no chain check), the event itself names its problem.
+    expect(() => store.read("r", 1, 1)).toThrow(expect.objectContaining({ code: "event_invalid", place: expect.objectContaining({ runId: "r", seq: 1 }) }));
     store.close();
   });
 

@@ -5,13 +5,22 @@ import { agentForRun } from "../agent-for-run.js";
 import { parseCommandArgs } from "../args.js";
 import type { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
+import { tamperedExit, withRunLease } from "../run-lease.js";
+import type { SqliteRunStore } from "../../store/index.js";
+import type { Approver } from "../../policy/index.js";
 import { dbHint, openStore } from "../store.js";
 import { approverOption, printOutcome } from "./run.js";
 
 export const resumeHelp = `retrace resume <runId> [options]
 
-Continues a run exactly where it stopped: after approvals were decided, or after a sub-agent
-it waits on finished. Finished work is never redone.
+Continues a run exactly where it stopped: after approvals were decided, after a sub-agent it
+waits on finished, or after the process running it died. Finished work is never redone: a
+recorded model answer is never asked again, a recorded tool result never re-run; a tool that
+was running when the process died runs again if it is idempotent, and otherwise waits for
+\`retrace approve <runId> <callId> --rerun | --skip\`. Works from any folder.
+
+The log's hash chain is checked first; a tampered log is refused (exit 5). Only one process
+runs a run at a time: if another live process holds it, this exits 4 and does nothing.
 
 Options:
   --config <agent.yaml>  the agent's config (default: the one the run was started with)
@@ -34,22 +43,39 @@ export async function resumeCommand(argv: string[], io: CliIO): Promise<ExitCode
   const approver = approverOption(values.approve);
   const store = openStore(io.cwd, values.db, undefined, { mustExist: true });
   try {
-    const { agent, started, changed } = await agentForRun(store, runId, {
-      cwd: io.cwd,
-      ...(values.config ? { config: values.config } : {}),
-      ...(values.mock ? { mock: values.mock } : {}),
-      build: { env: io.env, ...(approver ? { approver } : {}) },
+    return await withRunLease(store, runId, io, async () => {
+      try {
+        return await resumeHeld(store, runId, io, values, approver);
+      } catch (error) {
+        return tamperedExit(io, error);
+      }
     });
-    if (changed) io.stderr(`warning: the agent's definition changed since run ${runId} started; continuing with the current one\n`);
-    const context = createRunContext({ seed: started.seed });
-    const before = store.lastSeq(runId);
-    const outcome = await AgentRun.open(agent, runId, { store, context }).resume();
-    if (store.lastSeq(runId) === before && (outcome.status === "completed" || outcome.status === "failed")) {
-      io.stderr(`run ${runId} had already ${outcome.status === "completed" ? "completed" : "failed"}: nothing was left to do\n`);
-    }
-    return printOutcome(io, outcome, values.json, false, dbHint(io.cwd, store), store);
   } finally {
     approver?.close?.();
     store.close();
   }
+}
+
+async function resumeHeld(
+  store: SqliteRunStore,
+  runId: string,
+  io: CliIO,
+  values: { config?: string | undefined; mock?: string | undefined; json: boolean },
+  approver: Approver | undefined,
+): Promise<ExitCode> {
+  // Every log this resume reads in full is checked against its hash chain as it is read.
+  const { agent, started, changed } = await agentForRun(store, runId, {
+    cwd: io.cwd,
+    ...(values.config ? { config: values.config } : {}),
+    ...(values.mock ? { mock: values.mock } : {}),
+    build: { env: io.env, ...(approver ? { approver } : {}) },
+  });
+  if (changed) io.stderr(`warning: the agent's definition changed since run ${runId} started; continuing with the current one\n`);
+  const context = createRunContext({ seed: started.seed });
+  const before = store.lastSeq(runId);
+  const outcome = await AgentRun.open(agent, runId, { store, context }).resume({ mark: true });
+  if (store.lastSeq(runId) === before && (outcome.status === "completed" || outcome.status === "failed")) {
+    io.stderr(`run ${runId} had already ${outcome.status === "completed" ? "completed" : "failed"}: nothing was left to do\n`);
+  }
+  return printOutcome(io, outcome, values.json, false, dbHint(io.cwd, store), store);
 }

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { AgentRun, type TurnOutcome } from "../../agent/index.js";
 import { buildAgent, loadConfig } from "../../config/index.js";
-import { createRunContext } from "../../context/index.js";
+import { createRunContext, randomIds } from "../../context/index.js";
 import { UsageError } from "../../errors/index.js";
 import { missingRoles, type Approver } from "../../policy/index.js";
 import { promptApprover } from "../../policy/prompt-approver.js";
@@ -11,6 +11,7 @@ import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { recordPath } from "../recorded-paths.js";
+import { withRunLease } from "../run-lease.js";
 import { dbHint, openStore } from "../store.js";
 import { CASSETTE_FLAGS, CASSETTE_HELP, cassetteFlags, reportUnused, runCassette } from "../cassette.js";
 import { cassetteFetch } from "../../cassette/index.js";
@@ -27,8 +28,12 @@ Options:
   --approve prompt       ask y/N on the terminal when a call needs approval (default No);
                          without it, such a run pauses with status "waiting" (exit code 3)
   --json                 print {"runId","status","output"} (plus "error", or "pending" when waiting) as JSON
+  --run-id <id>          the new run's id (letters, digits, _ - . :), for scripts that resume or trace it;
+                         an id that is already in the store is refused
 
 ${CASSETTE_HELP}`;
+
+const RUN_ID = /^[A-Za-z0-9_:-][A-Za-z0-9_.:-]{0,127}$/;
 
 /** The roles a call still waits for, from the log of the run that holds the approval. */
 function stillNeeded(store: RunStore | undefined, runId: string, callId: string, required: string[]): string[] {
@@ -64,13 +69,20 @@ export function printOutcome(io: CliIO, outcome: TurnOutcome, asJson: boolean, a
     io.stdout(alreadyStreamed ? "\n" : `${outcome.output}\n`);
   } else if (outcome.status === "waiting") {
     const db = dbHint ? ` --db ${dbHint}` : "";
+    const unknown = outcome.pending.some((item) => item.unknownOutcome);
     io.stderr(
-      outcome.childRunId
-        ? `run ${outcome.runId} is waiting on its sub-agent run(s), which need approval:\n`
-        : `run ${outcome.runId} is waiting for approval:\n`,
+      unknown
+        ? `run ${outcome.runId} is waiting for a person: a call that is not idempotent was running when its process stopped, so whether it had its effect is unknown. Check, then run it again (--rerun) or tell the model its outcome is unknown (--skip):\n`
+        : outcome.childRunId
+          ? `run ${outcome.runId} is waiting on its sub-agent run(s), which need approval:\n`
+          : `run ${outcome.runId} is waiting for approval:\n`,
     );
     for (const item of outcome.pending) {
       const holder = item.runId ?? outcome.runId;
+      if (item.unknownOutcome) {
+        io.stderr(`  retrace approve ${holder} ${item.callId} --rerun${db}    # or --skip; ${item.tool}\n`);
+        continue;
+      }
       // One command per role still needed, each of which can be run as printed.
       const roles = item.roles.length ? stillNeeded(store, holder, item.callId, item.roles) : [undefined];
       roles.forEach((role, index) => {
@@ -127,7 +139,12 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
     stream: { type: "boolean", default: false },
     approve: { type: "string" },
     ...CASSETTE_FLAGS,
+    "run-id": { type: "string" },
   });
+  const runIdOption = values["run-id"];
+  if (runIdOption !== undefined && !RUN_ID.test(runIdOption)) {
+    throw new UsageError(`run: --run-id must be 1-128 letters, digits, '_', '-', '.' or ':' (not starting with '.'), got ${JSON.stringify(runIdOption)}`);
+  }
   const [configPath, ...extra] = positionals;
   if (!configPath) throw new UsageError("run: missing <config.yaml>\n\n" + runHelp);
   if (extra.length) throw new UsageError(`run: unexpected argument "${extra[0]}"`);
@@ -147,24 +164,40 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
     ...(approver ? { approver } : {}),
     ...(cassette ? { fetch: cassetteFetch(cassette), keyless: cassette.mode === "replay" } : {}),
   });
-  const store = openStore(io.cwd, values.db, loaded.config.store.path === undefined ? undefined : resolve(loaded.baseDir, loaded.config.store.path));
+  const synchronous = loaded.config.store.synchronous === "full" ? { synchronous: "FULL" as const } : {};
+  const store = openStore(io.cwd, values.db, loaded.config.store.path === undefined ? undefined : resolve(loaded.baseDir, loaded.config.store.path), synchronous);
   try {
     const context = createRunContext({ seed: loaded.config.llm.seed ?? 0 });
-    const run = AgentRun.start(agent, {
-      store,
-      context,
-      // Relative to the store, so that resume finds them from any folder.
-      source: {
-        config: recordPath(store.path, configFile),
-        ...(mockFile ? { mock: recordPath(store.path, mockFile) } : {}),
-        ...(cassette ? { cassette: recordPath(store.path, cassette.file) } : {}),
-      },
+    const runId = runIdOption ?? randomIds.runId();
+    return await withRunLease(store, runId, io, async () => {
+      let run: AgentRun;
+      if (store.lastSeq(runId) > 0) {
+        // A process killed between the run's start and its message left a run with no turn:
+        // running the same command again gives it its message. Anything further along is resumed.
+        const opened = AgentRun.open(agent, runId, { store, context });
+        if (opened.log.state.turns > 0 || opened.log.state.status !== "running") {
+          throw new UsageError(`run: a run ${runId} is already in ${store.path}; pick another --run-id, or continue it with: retrace resume ${runId}`);
+        }
+        run = opened;
+      } else {
+        run = AgentRun.start(agent, {
+          store,
+          context,
+          runId,
+          // Relative to the store, so that resume finds them from any folder.
+          source: {
+            config: recordPath(store.path, configFile),
+            ...(mockFile ? { mock: recordPath(store.path, mockFile) } : {}),
+            ...(cassette ? { cassette: recordPath(store.path, cassette.file) } : {}),
+          },
+        });
+      }
+      // Output guardrails may redact or withhold the answer, so it cannot be shown before they ran.
+      const streaming = values.stream && !values.json && !agent.guardrails;
+      const printer = streamPrinter(io);
+      const outcome = await run.send(values.message as string, streaming ? printer.options : {});
+      return printOutcome(io, outcome, values.json, printer.answered(outcome.output), dbHint(io.cwd, store), store);
     });
-    // Output guardrails may redact or withhold the answer, so it cannot be shown before they ran.
-    const streaming = values.stream && !values.json && !agent.guardrails;
-    const printer = streamPrinter(io);
-    const outcome = await run.send(values.message, streaming ? printer.options : {});
-    return printOutcome(io, outcome, values.json, printer.answered(outcome.output), dbHint(io.cwd, store), store);
   } finally {
     approver?.close?.();
     store.close();

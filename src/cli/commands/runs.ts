@@ -34,9 +34,15 @@ export function runsCommand(argv: string[], io: CliIO): ExitCode {
     if (!values.json) io.stdout(`no runs yet: there is no run store at ${DEFAULT_DB_PATH} here (pass --db <path> to read another store)\n`);
     return ExitCode.ok;
   }
-  const store = openStore(io.cwd, values.db, undefined, { mustExist: true });
+  const store = openStore(io.cwd, values.db, undefined, { mustExist: true, readonly: true });
   try {
-    const runs = store.list(limit === undefined ? {} : { limit });
+    // A run whose log says running is either driven right now (its runner holds the lease) or
+    // was interrupted (a crash, a kill) and waits for `retrace resume`.
+    const runs = store.list(limit === undefined ? {} : { limit }).map((run) => {
+      if (run.status !== "running") return run;
+      const holder = store.holder(run.runId);
+      return holder ? { ...run, runner: { pid: holder.pid, host: holder.host, since: holder.since } } : { ...run, interrupted: true };
+    });
     if (values.json) {
       for (const run of runs) io.stdout(`${JSON.stringify(run)}\n`);
       return ExitCode.ok;
@@ -48,7 +54,7 @@ export function runsCommand(argv: string[], io: CliIO): ExitCode {
     const rows = runs.map((run) => [
       run.runId,
       run.agent,
-      run.status,
+      "runner" in run ? `running (pid ${run.runner.pid} on ${run.runner.host})` : "interrupted" in run ? "interrupted" : run.status,
       String(run.steps),
       tokensText(run.usage),
       run.cost === null ? "unknown" : `$${run.cost.toFixed(4)}`,

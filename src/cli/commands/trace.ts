@@ -17,7 +17,7 @@ export function traceCommand(argv: string[], io: CliIO): ExitCode {
   });
   const runId = positionals[0];
   if (!runId) throw new UsageError("trace: missing <runId>\n\n" + traceHelp);
-  const store = openStore(io.cwd, values.db, undefined, { mustExist: true });
+  const store = openStore(io.cwd, values.db, undefined, { mustExist: true, readonly: true });
   const notFound = () =>
     new RunError("run_not_found", `no such run in ${store.path}${values.db === undefined ? " (pass --db <path> if it is in another store)" : ""}`, { runId });
   try {

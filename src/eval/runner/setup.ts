@@ -230,5 +230,5 @@ function attempt<T>(load: () => T): T | Error {
 }
 
 function hasFileTools(loaded: LoadedConfig): boolean {
-  return loaded.config.tools.some((entry) => FILE_TOOLS.has(typeof entry === "string" ? entry : entry.name));
+  return loaded.config.tools.some((entry) => FILE_TOOLS.has(typeof entry === "string" ? entry : "name" in entry ? entry.name : ""));
 }

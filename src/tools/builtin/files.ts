@@ -1,6 +1,6 @@
 /** `read_file`, `list_dir` and `write_file`, confined to one workspace folder. */
 import { constants } from "node:fs";
-import { mkdir, open, readdir, stat, type FileHandle } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { FileToolError, RetraceError, WorkspaceEscapeError } from "../../errors/index.js";
@@ -137,18 +137,39 @@ function writeFileTool(workspace: Workspace): Tool<WriteFileArgs, WriteFileResul
         }
         throw error;
       }
-      const handle = await openConfined(input, real, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC).catch((error: unknown) => {
-        if (errorCode(error) === "EISDIR") throw new FileToolError("not_a_file", `${display} is a directory`, display);
-        throw error;
-      });
-      try {
-        await handle.writeFile(content, "utf8");
-      } finally {
-        await handle.close();
-      }
+      await atomicWrite(input, display, real, content);
       return { path: display, bytes: Buffer.byteLength(content, "utf8") };
     },
   });
+}
+
+let temporaries = 0;
+
+/**
+ * Writes the whole content to a new file next to the target, flushes it, then renames it over
+ * the target: a process killed at any instant leaves the old file or the new one, never a
+ * truncated or half-written one. (Opening the target with O_TRUNC and then writing would leave
+ * a 0-byte file to a kill between the two.) The rename replaces a symbolic link at the target
+ * rather than writing through it.
+ */
+async function atomicWrite(input: string, display: string, real: string, content: string): Promise<void> {
+  const stats = await stat(real).catch(() => undefined);
+  if (stats?.isDirectory()) throw new FileToolError("not_a_file", `${display} is a directory`, display);
+  const temporary = path.join(path.dirname(real), `.${path.basename(real)}.${process.pid}.${++temporaries}.retrace-tmp`);
+  const handle = await openConfined(input, temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
+  try {
+    try {
+      await handle.writeFile(content, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, real);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    if (errorCode(error) === "EISDIR") throw new FileToolError("not_a_file", `${display} is a directory`, display);
+    throw error;
+  }
 }
 
 async function openConfined(input: string, real: string, flags: number): Promise<FileHandle> {
