@@ -51,16 +51,39 @@ export interface RunLines {
   readonly events: RunEvent[];
 }
 
-/** Lines of one type, found without parsing every line (canonical JSON spells the type one way). */
-export function linesOfType(lines: readonly string[], type: string): { index: number; event: RunEvent }[] {
-  const needle = `"type":${JSON.stringify(type)}`;
+/** `"type":"<type>","v":<n>}` ending a line: its top-level type, since only `v` sorts after `type` there. */
+const TYPE_AT_END = /"type":"([a-z_.]+)","v":\d+\}$/;
+
+/**
+ * The event type a stored line holds, read from its end: canonical JSON sorts keys, so the
+ * top-level `type` is followed only by `v` (and, in run.finished, `usage`). An unescaped
+ * `"type":"` cannot sit inside a string, so a match ending the line is the event's own type.
+ * A line that does not end so (run.finished, bytes from elsewhere) is parsed to find out.
+ */
+function typeOfLine(line: string, seq: number): string {
+  const at = line.lastIndexOf('"type":"');
+  const match = at < 0 ? null : TYPE_AT_END.exec(line.slice(at));
+  return match ? (match[1] as string) : parseEvent(line, { seq }).type;
+}
+
+/**
+ * Lines of the given types, in log order, each parsed; the others are not parsed (a long run's
+ * model events are most of its bytes), nor read beyond their last few bytes.
+ */
+export function linesOfTypes(lines: readonly string[], types: readonly string[]): { index: number; event: RunEvent }[] {
+  const wanted = new Set(types);
   const found: { index: number; event: RunEvent }[] = [];
   lines.forEach((line, index) => {
-    if (!line.includes(needle)) return;
+    if (!wanted.has(typeOfLine(line, index + 1))) return;
     const event = parseEvent(line, { seq: index + 1 });
-    if (event.type === type) found.push({ index, event });
+    if (wanted.has(event.type)) found.push({ index, event });
   });
   return found;
+}
+
+/** Lines of one type (see linesOfTypes). */
+export function linesOfType(lines: readonly string[], type: string): { index: number; event: RunEvent }[] {
+  return linesOfTypes(lines, [type]);
 }
 
 function lazyRun(run: BundleRun, lines: string[]): RunLines {

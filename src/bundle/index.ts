@@ -1,5 +1,5 @@
 /** Bundles: a run packed into one deterministic .tgz, and loaded back with every check a hostile file needs. */
-export { captureRun, runFamily, linesOfType, type CaptureOptions, type CapturedBundle, type RunLines } from "./capture.js";
+export { captureRun, runFamily, linesOfType, linesOfTypes, type CaptureOptions, type CapturedBundle, type RunLines } from "./capture.js";
 export { loadBundle, type Bundle, type BundledRun } from "./load.js";
 export { inspectBundle, type BundleInspection, type RunInspection } from "./summary.js";
 export {

@@ -131,7 +131,9 @@ function readManifest(entries: ReadonlyMap<string, Buffer>, limits: BundleLimits
   return parsed.data;
 }
 
-function checkEntries(manifest: Manifest, entries: ReadonlyMap<string, Buffer>): void {
+/** Checks every entry against the manifest; gives back the events entry's sha256 (the log's fingerprint), hashed once. */
+function checkEntries(manifest: Manifest, entries: ReadonlyMap<string, Buffer>): string {
+  let logSha256 = "";
   for (const [name, data] of entries) {
     if (name === MANIFEST_ENTRY) continue;
     const known = name === EVENTS_ENTRY || name === INPUT_ENTRY || name === CASSETTE_ENTRY || name.startsWith(FILES_PREFIX);
@@ -139,7 +141,9 @@ function checkEntries(manifest: Manifest, entries: ReadonlyMap<string, Buffer>):
     const listed = Object.hasOwn(manifest.entries, name) ? manifest.entries[name] : undefined;
     if (!listed) throw new BundleError("bundle_mismatch", "the entry is not in the manifest", { entry: name });
     if (listed.size !== data.length) throw new BundleError("bundle_mismatch", `the manifest says ${listed.size} bytes, the entry has ${data.length}`, { entry: name });
-    if (listed.sha256 !== sha256(data)) throw new BundleError("bundle_mismatch", "the checksum does not match the manifest (the entry was changed)", { entry: name });
+    const checksum = sha256(data);
+    if (listed.sha256 !== checksum) throw new BundleError("bundle_mismatch", "the checksum does not match the manifest (the entry was changed)", { entry: name });
+    if (name === EVENTS_ENTRY) logSha256 = checksum;
   }
   for (const name of Object.keys(manifest.entries)) {
     if (!entries.has(name)) throw new BundleError("bundle_mismatch", "the manifest lists it, but the bundle does not hold it", { entry: name });
@@ -154,6 +158,7 @@ function checkEntries(manifest: Manifest, entries: ReadonlyMap<string, Buffer>):
   }
   if (!entries.has(EVENTS_ENTRY)) throw new BundleError("bundle_mismatch", "the bundle has no events", { entry: EVENTS_ENTRY });
   if (!entries.has(INPUT_ENTRY)) throw new BundleError("bundle_mismatch", "the bundle has no input", { entry: INPUT_ENTRY });
+  return logSha256;
 }
 
 function readRuns(manifest: Manifest, data: Buffer, limits: BundleLimits): BundledRun[] {
@@ -203,7 +208,7 @@ function readRuns(manifest: Manifest, data: Buffer, limits: BundleLimits): Bundl
 async function parseBundle(bytes: Buffer, limits: BundleLimits): Promise<Bundle> {
   const entries = await readTarGz(bytes, limits);
   const manifest = readManifest(entries, limits);
-  checkEntries(manifest, entries);
+  const logSha256 = checkEntries(manifest, entries);
   const runs = readRuns(manifest, entries.get(EVENTS_ENTRY) as Buffer, limits);
   const root = runs[0] as BundledRun;
   if (root.runId !== manifest.runId || root.parent) throw new BundleError("bundle_mismatch", `the manifest's run ${manifest.runId} is not the first, top-level run of the log`, { entry: MANIFEST_ENTRY });
@@ -230,7 +235,7 @@ async function parseBundle(bytes: Buffer, limits: BundleLimits): Promise<Bundle>
     input: input.data,
     files,
     cassette,
-    logSha256: sha256(entries.get(EVENTS_ENTRY) as Buffer),
+    logSha256,
     size: bytes.length,
   };
 }

@@ -212,3 +212,38 @@ function write(value: unknown, path: (string | number)[], depth: number): string
 export function canonicalize(jsonText: string): string {
   return canonicalJson(JSON.parse(jsonText) as unknown);
 }
+
+/**
+ * Whether `text` is the canonical JSON of `parsed`, where `parsed` is what `JSON.parse(text)`
+ * gave: the same answer as `canonicalJson(parsed) === text`, without building a sorted copy.
+ * Parsed JSON is plain data (no undefined, NaN, instances or cycles), and JSON.parse keeps keys
+ * in the text's order; so when every object's keys already come sorted, the canonical text is
+ * JSON.stringify's. Anything else (array-index keys, which engines reorder; absurd nesting) is
+ * asked of canonicalJson itself.
+ */
+export function isCanonicalTextOf(parsed: unknown, text: string): boolean {
+  const sorted = keysSorted(parsed, 0);
+  if (sorted === undefined) return canonicalJson(parsed) === text;
+  return sorted && JSON.stringify(parsed) === text;
+}
+
+/** true: every object's keys are in sorted order; false: one is not; undefined: too deep to tell here. */
+function keysSorted(value: unknown, depth: number): boolean | undefined {
+  if (typeof value !== "object" || value === null) return true;
+  if (depth >= MAX_DEPTH) return undefined;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const sorted = keysSorted(item, depth + 1);
+      if (sorted !== true) return sorted;
+    }
+    return true;
+  }
+  let previous: string | undefined;
+  for (const key in value) {
+    if (previous !== undefined && !(previous < key)) return undefined;
+    previous = key;
+    const sorted = keysSorted((value as Record<string, unknown>)[key], depth + 1);
+    if (sorted !== true) return sorted;
+  }
+  return true;
+}

@@ -1,4 +1,4 @@
-import { canonicalCopy, canonicalJson, canonicalText, type CanonicalCopy } from "../canonical/index.js";
+import { canonicalCopy, canonicalJson, canonicalText, isCanonicalTextOf, type CanonicalCopy } from "../canonical/index.js";
 import { CanonicalJsonError, EventFormatError, type ErrorPlace } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, LlmFinishedSchema, RunEventSchema, type RunEvent, type RunEventType } from "../contracts/index.js";
 
@@ -25,8 +25,7 @@ export function checkStoredBody(body: string, place: ErrorPlace = {}): RunEvent 
     throw new EventFormatError(`not valid JSON: ${(error as Error).message}`, place);
   }
   const event = checkSchema(RunEventSchema, value, place) as RunEvent;
-  const text = canonical(() => canonicalJson(value), placeOf(event, place));
-  if (text !== body) throw new EventFormatError("not in canonical form (keys sorted, no spaces, shortest numbers): the store keeps canonical bytes only", placeOf(event, place));
+  if (!canonical(() => isCanonicalTextOf(value, body), placeOf(event, place))) throw new EventFormatError("not in canonical form (keys sorted, no spaces, shortest numbers): the store keeps canonical bytes only", placeOf(event, place));
   return event;
 }
 

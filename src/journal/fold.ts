@@ -111,6 +111,8 @@ export function initialState(): RunState {
  * are never changed again: the next call copies before its first change.
  */
 let owned: WeakSet<readonly unknown[]> | undefined;
+/** Where each call id first appears in the draft's `toolCalls`, built on the first settle of a fold call. */
+let callIndex: Map<string, number> | undefined;
 
 function appended<T>(list: readonly T[], item: T): T[] {
   if (owned?.has(list)) {
@@ -133,15 +135,44 @@ function replacedAt<T>(list: readonly T[], index: number, item: T): T[] {
   return copy;
 }
 
+/** The list without its items that match; the list itself when none does (nothing to copy). */
+function without<T>(list: readonly T[], match: (item: T) => boolean): T[] {
+  if (!list.some(match)) return list as T[];
+  const kept = list.filter((item) => !match(item));
+  owned?.add(kept);
+  return kept;
+}
+
+/** The list with `change` applied to the items that match (a new object for each, never an edit of one). */
+function changedWhere<T>(list: readonly T[], match: (item: T) => boolean, change: (item: T) => T): T[] {
+  let out = list as T[];
+  for (let index = 0; index < list.length; index++) {
+    const item = list[index] as T;
+    if (match(item)) out = replacedAt(out, index, change(item));
+  }
+  return out;
+}
+
+/**
+ * Folds `events` onto `from` (the initial state when omitted) and returns the state after them.
+ * `from`, and every state an earlier call returned, is left exactly as it was: the call works on
+ * one shallow copy of `from` of its own (a draft) and on lists it made itself, so a whole log
+ * costs one state object, not one per event. The state returned is frozen at its top level;
+ * the next call starts from a copy of it.
+ */
 export function fold(events: readonly RunEvent[], from: RunState = initialState()): RunState {
+  if (events.length === 0) return from;
   const outer = owned;
+  const outerIndex = callIndex;
   owned = new WeakSet();
+  callIndex = undefined;
   try {
-    let state = from;
-    for (const event of events) state = apply(state, event);
-    return state;
+    const draft: RunState = { ...from };
+    for (const event of events) apply(draft, event);
+    return Object.freeze(draft);
   } finally {
     owned = outer;
+    callIndex = outerIndex;
   }
 }
 
@@ -154,18 +185,33 @@ export function toolResultContent(result: unknown): string {
   return typeof result === "string" ? result : canonicalJson(result);
 }
 
-/** The current turn's view changed; a copy, so earlier states stay as they were. */
-function withTurn(state: RunState, change: Partial<TurnView>): RunState {
-  const last = state.turnViews[state.turnViews.length - 1];
-  if (!last) return state;
-  return { ...state, turnViews: replacedAt(state.turnViews, state.turnViews.length - 1, { ...last, ...change }) };
+/** The current turn's view changed: a new view object, so earlier states keep theirs. */
+function changeTurn(s: RunState, change: Partial<TurnView>): void {
+  const last = s.turnViews[s.turnViews.length - 1];
+  if (last) s.turnViews = replacedAt(s.turnViews, s.turnViews.length - 1, { ...last, ...change });
 }
 
-function withCall(state: RunState, event: { callId: string; name: string }, change: Partial<ToolCallView>): RunState {
-  const index = state.toolCalls.findIndex((call) => call.callId === event.callId);
+/** Where the call's view is in the draft's `toolCalls` (its first appearance), or -1. */
+function callAt(s: RunState, callId: string): number {
+  if (!callIndex) {
+    callIndex = new Map();
+    s.toolCalls.forEach((call, index) => {
+      if (!callIndex?.has(call.callId)) callIndex?.set(call.callId, index);
+    });
+  }
+  return callIndex.get(callId) ?? -1;
+}
+
+function addCall(s: RunState, call: ToolCallView): void {
+  if (callIndex && !callIndex.has(call.callId)) callIndex.set(call.callId, s.toolCalls.length);
+  s.toolCalls = appended(s.toolCalls, call);
+}
+
+function changeCall(s: RunState, event: { callId: string; name: string }, change: Partial<ToolCallView>): void {
+  const index = callAt(s, event.callId);
   if (index < 0) {
     // A settle without a request can only come from a hand-built log; keep it visible rather than drop it.
-    const orphan: ToolCallView = {
+    addCall(s, {
       callId: event.callId,
       name: event.name,
       args: undefined,
@@ -178,200 +224,191 @@ function withCall(state: RunState, event: { callId: string; name: string }, chan
       error: undefined,
       blocked: undefined,
       ...change,
-    };
-    return { ...state, toolCalls: appended(state.toolCalls, orphan) };
+    });
+    return;
   }
-  return { ...state, toolCalls: replacedAt(state.toolCalls, index, { ...(state.toolCalls[index] as ToolCallView), ...change }) };
+  s.toolCalls = replacedAt(s.toolCalls, index, { ...(s.toolCalls[index] as ToolCallView), ...change });
 }
 
-function settle(previous: RunState, event: { callId: string; name: string }, content: string, isError: boolean, change: Partial<ToolCallView>): RunState {
-  const state = withCall(previous, event, change);
+function settle(s: RunState, event: { callId: string; name: string }, content: string, isError: boolean, change: Partial<ToolCallView>): void {
+  changeCall(s, event, change);
   const { callId, name } = event;
-  return {
-    ...state,
-    pendingCalls: state.pendingCalls.filter((call) => call.callId !== callId),
-    pendingApprovals: state.pendingApprovals.filter((approval) => approval.callId !== callId),
-    messages: appended<Message>(state.messages, { role: "tool", toolCallId: callId, name, content, isError }),
-  };
+  s.pendingCalls = without(s.pendingCalls, (call) => call.callId === callId);
+  s.pendingApprovals = without(s.pendingApprovals, (approval) => approval.callId === callId);
+  s.messages = appended<Message>(s.messages, { role: "tool", toolCallId: callId, name, content, isError });
 }
 
-function apply(previous: RunState, event: RunEvent): RunState {
-  const state: RunState = { ...previous, lastSeq: event.seq, lastAt: event.at, runId: previous.runId ?? event.runId };
+function setPhase(s: RunState, callId: string, phase: PendingCall["phase"]): void {
+  s.pendingCalls = changedWhere(s.pendingCalls, (call) => call.callId === callId, (call) => ({ ...call, phase }));
+}
+
+/** Applies one event to the draft `s`, which only the running fold call holds. */
+function apply(s: RunState, event: RunEvent): void {
+  s.lastSeq = event.seq;
+  s.lastAt = event.at;
+  s.runId = s.runId ?? event.runId;
   switch (event.type) {
     case "run.started":
-      return { ...state, status: "running", agentName: event.agent.name, started: { at: event.at, parent: event.parent } };
+      s.status = "running";
+      s.agentName = event.agent.name;
+      s.started = { at: event.at, parent: event.parent };
+      return;
     case "message": {
-      const turn: TurnView = { index: state.turnViews.length + 1, input: event.content, status: "running", output: "", error: undefined, steps: 0 };
       const blocked = event.blocked === true;
-      return {
-        ...state,
-        status: "running",
-        turns: state.turns + 1,
-        turnSteps: 0,
-        error: undefined,
-        waiting: undefined,
-        stepFailure: undefined,
-        inputBlocked: blocked,
-        turnViews: appended(state.turnViews, turn),
-        // A blocked input never enters the conversation: no later request may see it.
-        messages: blocked ? state.messages : appended<Message>(state.messages, { role: "user", content: event.content }),
-      };
+      s.turnViews = appended(s.turnViews, { index: s.turnViews.length + 1, input: event.content, status: "running", output: "", error: undefined, steps: 0 });
+      s.status = "running";
+      s.turns += 1;
+      s.turnSteps = 0;
+      s.error = undefined;
+      s.waiting = undefined;
+      s.stepFailure = undefined;
+      s.inputBlocked = blocked;
+      // A blocked input never enters the conversation: no later request may see it.
+      if (!blocked) s.messages = appended<Message>(s.messages, { role: "user", content: event.content });
+      return;
     }
     case "llm.started":
-      return { ...state, pendingLlm: event, system: event.request.system };
+      s.pendingLlm = event;
+      s.system = event.request.system;
+      return;
     case "llm.failed":
-      return {
-        ...state,
-        pendingLlm: undefined,
-        llmCalls: state.llmCalls + 1,
-        stepFailure: { attempt: event.attempt, retryInMs: event.retryInMs, error: event.error },
-      };
+      s.pendingLlm = undefined;
+      s.llmCalls += 1;
+      s.stepFailure = { attempt: event.attempt, retryInMs: event.retryInMs, error: event.error };
+      return;
     case "llm.finished": {
       const assistant: AssistantMessage = {
         role: "assistant",
         content: event.response.text,
         toolCalls: event.response.toolCalls,
       };
-      return {
-        ...withTurn(state, { steps: state.turnSteps + 1 }),
-        pendingLlm: undefined,
-        stepFailure: undefined,
-        llmCalls: state.llmCalls + 1,
-        steps: state.steps + 1,
-        turnSteps: state.turnSteps + 1,
-        usage: addUsage(state.usage, event.response.usage),
-        cost: state.cost === null || event.cost === null ? null : state.cost + event.cost,
-        messages: appended<Message>(state.messages, assistant),
-        output: event.response.text,
-      };
+      changeTurn(s, { steps: s.turnSteps + 1 });
+      s.pendingLlm = undefined;
+      s.stepFailure = undefined;
+      s.llmCalls += 1;
+      s.steps += 1;
+      s.turnSteps += 1;
+      s.usage = addUsage(s.usage, event.response.usage);
+      s.cost = s.cost === null || event.cost === null ? null : s.cost + event.cost;
+      s.messages = appended<Message>(s.messages, assistant);
+      s.output = event.response.text;
+      return;
     }
     case "tool.requested":
-      return {
-        ...state,
-        toolCalls: appended(state.toolCalls, {
-          callId: event.callId,
-          name: event.name,
-          args: event.args,
-          rawArgs: event.rawArgs,
-          step: event.step,
-          turn: Math.max(1, state.turnViews.length),
-          status: "pending",
-          result: undefined,
-          error: undefined,
-          blocked: undefined,
-        }),
-        pendingCalls: [
-          ...state.pendingCalls,
-          { callId: event.callId, name: event.name, step: event.step, args: event.args, rawArgs: event.rawArgs, phase: "requested" },
-        ],
-      };
+      addCall(s, {
+        callId: event.callId,
+        name: event.name,
+        args: event.args,
+        rawArgs: event.rawArgs,
+        step: event.step,
+        turn: Math.max(1, s.turnViews.length),
+        status: "pending",
+        result: undefined,
+        error: undefined,
+        blocked: undefined,
+      });
+      s.pendingCalls = appended(s.pendingCalls, { callId: event.callId, name: event.name, step: event.step, args: event.args, rawArgs: event.rawArgs, phase: "requested" });
+      return;
     case "tool.started":
-      return {
-        ...state,
-        pendingCalls: state.pendingCalls.map((call) => (call.callId === event.callId ? { ...call, phase: "started" } : call)),
-      };
+      setPhase(s, event.callId, "started");
+      return;
     case "tool.finished":
-      return settle(state, event, toolResultContent(event.result), false, { status: "finished", result: event.result });
+      settle(s, event, toolResultContent(event.result), false, { status: "finished", result: event.result });
+      return;
     case "tool.failed":
-      return settle(state, event, `Error (${event.error.kind}): ${event.error.message}`, true, { status: "failed", error: event.error });
+      settle(s, event, `Error (${event.error.kind}): ${event.error.message}`, true, { status: "failed", error: event.error });
+      return;
     case "tool.blocked":
-      return settle(state, event, `Blocked (${event.reason}): ${event.detail}`, true, {
+      settle(s, event, `Blocked (${event.reason}): ${event.detail}`, true, {
         status: "blocked",
         blocked: { reason: event.reason, detail: event.detail },
       });
+      return;
     // Not settled: the call waits for a person (tool.decided). The model hears nothing until then.
     case "tool.unknown_outcome":
-      return {
-        ...withCall(state, event, { status: "unknown_outcome" }),
-        pendingCalls: state.pendingCalls.map((call) => (call.callId === event.callId ? { ...call, phase: "unknown" } : call)),
-      };
+      changeCall(s, event, { status: "unknown_outcome" });
+      setPhase(s, event.callId, "unknown");
+      return;
     case "tool.decided":
       if (event.decision === "rerun") {
-        return {
-          ...withCall(state, event, { status: "pending" }),
-          pendingCalls: state.pendingCalls.map((call) => (call.callId === event.callId ? { ...call, phase: "rerun" } : call)),
-        };
+        changeCall(s, event, { status: "pending" });
+        setPhase(s, event.callId, "rerun");
+        return;
       }
-      return settle(state, event, UNKNOWN_OUTCOME_SKIPPED, true, { status: "unknown_outcome" });
+      settle(s, event, UNKNOWN_OUTCOME_SKIPPED, true, { status: "unknown_outcome" });
+      return;
     case "approval.requested":
-      return {
-        ...state,
-        pendingApprovals: [
-          ...state.pendingApprovals.filter((approval) => approval.callId !== event.callId),
-          {
-            callId: event.callId,
-            tool: event.tool,
-            argsHash: event.argsHash,
-            roles: event.roles,
-            granted: [],
-            deadline: event.deadline,
-            denied: undefined,
-            expired: false,
-          },
-        ],
-      };
-    case "approval.granted":
-      return {
-        ...state,
-        pendingApprovals: state.pendingApprovals.map((approval) => {
-          if (approval.callId !== event.callId || approval.argsHash !== event.argsHash) return approval;
-          // A grant that arrives after the deadline does not count: the call has expired.
-          // Without a deadline a grant never comes too late.
-          if (Date.parse(event.at) > (approval.deadline ?? Number.POSITIVE_INFINITY)) return { ...approval, expired: true };
-          return approval.granted.includes(event.role) ? approval : { ...approval, granted: [...approval.granted, event.role] };
-        }),
-      };
-    // The call itself is settled by the tool.blocked event the gate writes next.
-    case "approval.denied":
-      return {
-        ...state,
-        pendingApprovals: state.pendingApprovals.map((approval) =>
-          approval.callId === event.callId && approval.argsHash === event.argsHash
-            ? { ...approval, denied: { role: event.role, reason: event.reason } }
-            : approval,
-        ),
-      };
-    case "approval.expired":
-      return {
-        ...state,
-        pendingApprovals: state.pendingApprovals.map((approval) => (approval.callId === event.callId ? { ...approval, expired: true } : approval)),
-      };
-    case "run.paused":
-      return { ...withTurn(state, { status: "waiting" }), status: "waiting", waiting: { pending: event.pending, childRunId: event.childRunId } };
-    case "run.resumed":
-      return { ...withTurn(state, { status: "running" }), status: "running", waiting: undefined };
-    case "run.finished": {
-      const current = state.turnViews[state.turnViews.length - 1];
-      // An outcome with no open turn (a log written before blocked inputs were kept) is a turn
-      // of its own, never a rewrite of the turn before it.
-      const open =
-        current && (current.status === "running" || current.status === "waiting")
-          ? state
-          : { ...state, turnViews: [...state.turnViews, { index: state.turnViews.length + 1, input: "", status: "running" as const, output: "", error: undefined, steps: 0 }] };
-      return {
-        ...withTurn(open, { status: event.status, output: event.output, error: event.error }),
-        status: event.status,
-        output: event.output,
-        error: event.error,
-        waiting: undefined,
-        lastFinished: { output: event.output, usage: event.usage, cost: event.cost, steps: event.steps },
-      };
-    }
-    case "retrieval":
-      return {
-        ...state,
-        retrievals: appended(state.retrievals, {
+      s.pendingApprovals = appended(
+        without(s.pendingApprovals, (approval) => approval.callId === event.callId),
+        {
           callId: event.callId,
           tool: event.tool,
-          mode: event.mode ?? "tool",
-          turn: event.turn ?? Math.max(1, state.turns),
-          query: event.query,
-          chunks: event.chunks,
-        }),
-      };
+          argsHash: event.argsHash,
+          roles: event.roles,
+          granted: [],
+          deadline: event.deadline,
+          denied: undefined,
+          expired: false,
+        },
+      );
+      return;
+    case "approval.granted":
+      s.pendingApprovals = s.pendingApprovals.map((approval) => {
+        if (approval.callId !== event.callId || approval.argsHash !== event.argsHash) return approval;
+        // A grant that arrives after the deadline does not count: the call has expired.
+        // Without a deadline a grant never comes too late.
+        if (Date.parse(event.at) > (approval.deadline ?? Number.POSITIVE_INFINITY)) return { ...approval, expired: true };
+        return approval.granted.includes(event.role) ? approval : { ...approval, granted: [...approval.granted, event.role] };
+      });
+      return;
+    // The call itself is settled by the tool.blocked event the gate writes next.
+    case "approval.denied":
+      s.pendingApprovals = s.pendingApprovals.map((approval) =>
+        approval.callId === event.callId && approval.argsHash === event.argsHash ? { ...approval, denied: { role: event.role, reason: event.reason } } : approval,
+      );
+      return;
+    case "approval.expired":
+      s.pendingApprovals = s.pendingApprovals.map((approval) => (approval.callId === event.callId ? { ...approval, expired: true } : approval));
+      return;
+    case "run.paused":
+      changeTurn(s, { status: "waiting" });
+      s.status = "waiting";
+      s.waiting = { pending: event.pending, childRunId: event.childRunId };
+      return;
+    case "run.resumed":
+      changeTurn(s, { status: "running" });
+      s.status = "running";
+      s.waiting = undefined;
+      return;
+    case "run.finished": {
+      const current = s.turnViews[s.turnViews.length - 1];
+      // An outcome with no open turn (a log written before blocked inputs were kept) is a turn
+      // of its own, never a rewrite of the turn before it.
+      if (!current || (current.status !== "running" && current.status !== "waiting")) {
+        s.turnViews = appended(s.turnViews, { index: s.turnViews.length + 1, input: "", status: "running", output: "", error: undefined, steps: 0 });
+      }
+      changeTurn(s, { status: event.status, output: event.output, error: event.error });
+      s.status = event.status;
+      s.output = event.output;
+      s.error = event.error;
+      s.waiting = undefined;
+      s.lastFinished = { output: event.output, usage: event.usage, cost: event.cost, steps: event.steps };
+      return;
+    }
+    case "retrieval":
+      s.retrievals = appended(s.retrievals, {
+        callId: event.callId,
+        tool: event.tool,
+        mode: event.mode ?? "tool",
+        turn: event.turn ?? Math.max(1, s.turns),
+        query: event.query,
+        chunks: event.chunks,
+      });
+      return;
     case "guardrail": {
       const { v: _v, runId: _runId, at: _at, type: _type, ...rest } = event;
-      return { ...state, guardrails: appended(state.guardrails, rest) };
+      s.guardrails = appended(s.guardrails, rest);
+      return;
     }
   }
 }

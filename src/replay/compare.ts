@@ -1,6 +1,6 @@
 import type { EventOf, RunEvent, RunStore } from "../contracts/index.js";
 import { canonicalJson, sha256 } from "../canonical/index.js";
-import { linesOfType, runFamily, type RunLines } from "../bundle/index.js";
+import { linesOfType, linesOfTypes, runFamily, type RunLines } from "../bundle/index.js";
 
 export interface FamilyLog {
   runs: RunLines[];
@@ -111,10 +111,7 @@ export function outcomeOf(runs: readonly RunLines[]): OutcomeSummary {
   // Only the events an outcome is made of are parsed: a long run's model events are most of its bytes.
   const wanted = ["tool.requested", "tool.blocked", "tool.failed", "run.paused", "run.resumed", "run.finished"];
   const events = root
-    ? wanted
-        .flatMap((type) => linesOfType(root.lines, type))
-        .sort((a, b) => a.index - b.index)
-        .map(({ event }) => event)
+    ? linesOfTypes(root.lines, wanted).map(({ event }) => event)
     : [];
   let status = root ? "running" : "none";
   let output = "";

@@ -66,4 +66,17 @@ describe("the depth scan", () => {
       { numRuns: 500 },
     );
   });
+
+  it("agrees when strings are full of quotes, backslashes and brackets (the scan jumps over strings)", () => {
+    const tricky = fc.string({ unit: fc.constantFrom('"', "\\", "[", "]", "{", "}", "a"), maxLength: 12 });
+    const value = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: "small" }, tricky, fc.array(tie("value"), { maxLength: 3 }), fc.dictionary(tricky, tie("value"), { maxKeys: 3 })),
+    })).value;
+    fc.assert(
+      fc.property(value, fc.nat(6), (item, limit) => {
+        expect(jsonDepthExceeds(JSON.stringify(item), limit)).toBe(depth(item) > limit);
+      }),
+      { numRuns: 500 },
+    );
+  });
 });

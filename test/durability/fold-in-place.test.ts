@@ -29,4 +29,31 @@ describe("fold in place", () => {
       { numRuns: 200 },
     );
   });
+
+  it("folding one event at a time changes no state handed out before, and ends where folding the batch ends", async () => {
+    const store = new MemoryRunStore();
+    const calls = (step: number) => Array.from({ length: 3 }, (_, n) => ({ id: `c${step}_${n}`, name: "echo", arguments: { text: `t${n}` } }));
+    await AgentRun.start(scriptedAgent({ responses: [{ tool_calls: calls(1) }, { tool_calls: calls(2) }, { text: "done" }] }), { store, context: testContext(), runId: "g" }).send("go");
+    const events = store.read("g");
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: events.length }), (sizes) => {
+        // The log cut into chunks of random sizes, each folded onto the state the last returned.
+        const states = [fold([])];
+        const seen = [JSON.stringify(states[0])];
+        let at = 0;
+        for (let index = 0; at < events.length; index++) {
+          const size = sizes[index % sizes.length] as number;
+          const next = fold(events.slice(at, at + size), states[states.length - 1]);
+          at += size;
+          expect(Object.isFrozen(next)).toBe(true);
+          expect(JSON.stringify(next)).toBe(JSON.stringify(fold(events.slice(0, at))));
+          states.push(next);
+          seen.push(JSON.stringify(next));
+        }
+        states.forEach((state, index) => expect(JSON.stringify(state)).toBe(seen[index]));
+        expect(seen[seen.length - 1]).toBe(JSON.stringify(fold(events)));
+      }),
+      { numRuns: 100 },
+    );
+  });
 });
