@@ -7,7 +7,8 @@ interface CommandModule {
   run(argv: string[], io: CliIO): Promise<ExitCode> | ExitCode;
   help: string;
 }
-type Command = { load: () => Promise<CommandModule>; summary: string };
+/** `subcommands`: the command has its own (`bench bfcl --help` is bfcl's help, not bench's), so it handles --help itself. */
+type Command = { load: () => Promise<CommandModule>; summary: string; subcommands?: true };
 
 // Each command's module (and what it pulls in: SQLite, esbuild, the eval runner) is loaded only
 // when that command runs, so `retrace runs` does not pay for `eval-test` at every start.
@@ -31,7 +32,7 @@ const commands: Record<string, Command> = {
   },
   init: { load: lazy(() => import("./commands/init.js"), (m) => ({ run: m.initCommand, help: m.initHelp })), summary: "scaffold an agent, a mock script and passing evals" },
   approve: { load: lazy(() => import("./commands/approve.js"), (m) => ({ run: m.approveCommand, help: m.approveHelp })), summary: "approve or deny a call a run waits on" },
-  bench: { load: lazy(() => import("./commands/bench.js"), (m) => ({ run: m.benchCommand, help: m.benchHelp })), summary: "run a public benchmark (BFCL, GAIA) with its official scoring" },
+  bench: { load: lazy(() => import("./commands/bench.js"), (m) => ({ run: m.benchCommand, help: m.benchHelp })), summary: "run a public benchmark (BFCL, GAIA) with its official scoring", subcommands: true },
   resume: { load: lazy(() => import("./commands/resume.js"), (m) => ({ run: m.resumeCommand, help: m.resumeHelp })), summary: "continue a paused run where it stopped" },
   capture: { load: lazy(() => import("./commands/capture.js"), (m) => ({ run: m.captureCommand, help: m.captureHelp })), summary: "pack a run into a bundle (.tgz) that replays anywhere" },
   inspect: { load: lazy(() => import("./commands/inspect.js"), (m) => ({ run: m.inspectCommand, help: m.inspectHelp })), summary: "verify a bundle and summarise its run" },
@@ -74,7 +75,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     return ExitCode.usage;
   }
   const command = await entry.load();
-  if (rest.includes("--help") || rest.includes("-h")) {
+  if (!entry.subcommands && (rest.includes("--help") || rest.includes("-h"))) {
     io.stdout(command.help);
     return ExitCode.ok;
   }

@@ -234,8 +234,17 @@ export class SqliteRunStore implements RunStore {
     return rows.map((row) => parseEvent(row.body, { file: this.path, runId, seq: row.seq }));
   }
 
-  /** The stored bytes of each event, exactly as written (for `trace --json` and bundles). */
+  /**
+   * The stored bytes of each event, exactly as written (for `trace --json` and bundles). A whole
+   * log is checked against its chain as `read` checks it: a bundle never carries edited rows.
+   */
   readRaw(runId: string, fromSeq = 1, toSeq = Number.MAX_SAFE_INTEGER): string[] {
+    if (fromSeq <= 1 && toSeq === Number.MAX_SAFE_INTEGER && this.#chainRows) {
+      const rows = this.#chainRows.all(runId) as { seq: number; body: string; chain: string | null }[];
+      const report = checkChain(rows);
+      if (!report.ok) throw new TamperedLogError(runId, report.seq, report.problem, this.path);
+      return rows.map((row) => row.body);
+    }
     return (this.#readFrom.all(runId, fromSeq, toSeq) as { body: string }[]).map((row) => row.body);
   }
 

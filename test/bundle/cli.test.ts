@@ -51,3 +51,24 @@ it(
   },
   processes(7),
 );
+
+it(
+  "capture refuses a run whose log was edited after it was written, naming the row",
+  async () => {
+    const dir = tempDir();
+    cpSync(join(root, "examples/hello"), dir, { recursive: true });
+    const run = await retrace(["run", "agent.yaml", "--mock", "mock.yaml", "-m", "What is 2 + 2?", "--json", "--db", "runs.db"], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    const { runId } = JSON.parse(run.stdout) as { runId: string };
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(join(dir, "runs.db"));
+    // The answer's text is changed in place: the row's bytes no longer match its chain link.
+    db.prepare("UPDATE events SET body = replace(body, '2 + 2', '2 + 3') WHERE run_id = ? AND seq = 2").run(runId);
+    db.close();
+    const capture = await retrace(["capture", runId, "--db", "runs.db", "-o", "incident.tgz"], { cwd: dir });
+    expect(capture.code).toBe(2);
+    expect(capture.stderr).toMatch(new RegExp(`run ${runId} seq 2: .*the log cannot be trusted`));
+    expect(readdirSync(dir)).not.toContain("incident.tgz");
+  },
+  processes(2),
+);

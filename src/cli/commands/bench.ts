@@ -27,9 +27,9 @@ Run "retrace bench <benchmark> --help" for its options.
 
 export async function benchCommand(argv: string[], io: CliIO): Promise<ExitCode> {
   const [name, ...rest] = argv;
-  if (!name) {
-    io.stderr(benchHelp);
-    return ExitCode.usage;
+  if (!name || name === "--help" || name === "-h") {
+    (name ? io.stdout : io.stderr)(benchHelp);
+    return name ? ExitCode.ok : ExitCode.usage;
   }
   const load = Object.hasOwn(benchmarks, name) ? benchmarks[name] : undefined;
   if (!load) {

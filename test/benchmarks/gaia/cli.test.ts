@@ -80,3 +80,18 @@ describe("retrace bench gaia (the CLI, in a child process)", () => {
   );
 });
 
+
+describe("bench --help", () => {
+  it(
+    "prints the benchmark's own help for `bench <name> --help`, and the list for `bench --help`",
+    async () => {
+      const gaia = await retrace(["bench", "gaia", "--help"]);
+      expect(gaia).toMatchObject({ code: 0, stdout: expect.stringMatching(/^retrace bench gaia --data <dir> --model/) });
+      const bfcl = await retrace(["bench", "bfcl", "--help"]);
+      expect(bfcl).toMatchObject({ code: 0, stdout: expect.stringMatching(/^retrace bench bfcl/) });
+      const bench = await retrace(["bench", "--help"]);
+      expect(bench).toMatchObject({ code: 0, stdout: expect.stringContaining("Benchmarks: bfcl, gaia") });
+    },
+    processes(3),
+  );
+});
