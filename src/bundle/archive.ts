@@ -3,12 +3,18 @@
  * the entries, and read back by a streaming parser that refuses, entry by entry and before
  * inflating any further, whatever a bundle never holds.
  */
+import { createRequire } from "node:module";
 import { createGunzip, gzipSync } from "node:zlib";
-import { Header } from "tar";
+import type { Header as TarHeader } from "tar/header";
 import { BundleError } from "../errors/index.js";
 import { entryNameProblem, type BundleLimits } from "./format.js";
 
 const BLOCK = 512;
+
+// node-tar's header codec alone (not its whole index, ~84 KB of minified module) and only when a
+// bundle is written or read: every eval file imports the public index, which exports bundles.
+let header: typeof TarHeader | undefined;
+const Header = (): typeof TarHeader => (header ??= (createRequire(import.meta.url)("tar/header") as { Header: typeof TarHeader }).Header);
 
 /**
  * A deterministic .tgz: entries sorted by name (byte order), mode 0644, uid/gid 0, no owner
@@ -22,7 +28,7 @@ export function writeTarGz(entries: ReadonlyMap<string, Buffer>): Buffer {
     const problem = entryNameProblem(name);
     if (problem) throw new BundleError("bundle_path", `cannot write entry: ${problem}`, { entry: name });
     const data = entries.get(name) as Buffer;
-    const header = new Header({ path: name, mode: 0o644, uid: 0, gid: 0, size: data.length, mtime: new Date(0), type: "File", uname: "", gname: "" });
+    const header = new (Header())({ path: name, mode: 0o644, uid: 0, gid: 0, size: data.length, mtime: new Date(0), type: "File", uname: "", gname: "" });
     const block = Buffer.alloc(BLOCK);
     header.encode(block, 0);
     parts.push(block, data);
@@ -127,7 +133,7 @@ class TarParser {
       return;
     }
     if (this.#zeroBlocks > 0) throw new BundleError("bundle_malformed", "data after the end of the archive");
-    const header = new Header(block);
+    const header = new (Header())(block);
     if (!header.cksumValid) throw new BundleError("bundle_malformed", `a damaged tar header (bad checksum) after ${this.#entries.size} entries`);
     const name = header.path ?? "";
     const type = header.type;

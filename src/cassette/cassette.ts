@@ -14,6 +14,7 @@
  * `withCassette`: both hand it a request and a way to forward it.
  */
 import { CassetteError, CassetteMissError } from "../errors/index.js";
+import type { CassetteMode } from "./modes.js";
 import { createRedactor } from "../redaction/index.js";
 import { bodyBytes, chunkBytes, isStreamType, storeBody, storeChunk } from "./body.js";
 import { requestDifferences, distance } from "./diff.js";
@@ -22,8 +23,7 @@ import type { CanonicalRequest, CassetteDocument, CassetteEntry, StoredChunk, St
 import { canonicalUrl, endpointOf, escapeRegExp, fingerprint, keptHeaders, keyedRequest, storedFingerprint, type RequestNormaliser } from "./request.js";
 import { utf8 } from "./body.js";
 
-export type CassetteMode = "live" | "record" | "auto" | "replay" | "update";
-export const CASSETTE_MODES: readonly CassetteMode[] = ["live", "record", "auto", "replay", "update"];
+export { CASSETTE_MODES, type CassetteMode } from "./modes.js";
 
 /** How a replayed stream is paced: at once (default), as recorded, or as recorded times a factor. */
 export type CassetteTiming = "instant" | "recorded" | number;

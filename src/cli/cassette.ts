@@ -3,7 +3,8 @@
  * --cassette-mode <mode>, --timing <instant|recorded|factor>, and what they turn into.
  */
 import { basename, extname, join, resolve } from "node:path";
-import { Cassette, CASSETTE_MODES, ignoreBodyField, type CassetteMode, type CassetteSummary, type CassetteTiming } from "../cassette/index.js";
+import type { Cassette, CassetteSummary, CassetteTiming } from "../cassette/index.js";
+import { CASSETTE_MODES, type CassetteMode } from "../cassette/modes.js";
 import { UsageError } from "../errors/index.js";
 import type { LoadedConfig } from "../config/index.js";
 import { PROVIDER_KEY_VARIABLES } from "../redaction/index.js";
@@ -79,7 +80,7 @@ export function cassetteSecrets(loaded: LoadedConfig | undefined, env: Readonly<
  * The cassette a `retrace run` uses: the flags, else the config's `cassette:`; undefined for
  * none (or mode live). The flags override the config's location and mode.
  */
-export function runCassette(command: string, flags: ReturnType<typeof cassetteFlags>, loaded: LoadedConfig, env: Readonly<Record<string, string | undefined>>): Cassette | undefined {
+export async function runCassette(command: string, flags: ReturnType<typeof cassetteFlags>, loaded: LoadedConfig, env: Readonly<Record<string, string | undefined>>): Promise<Cassette | undefined> {
   const configured = loaded.config.cassette;
   const fromConfig = configured === undefined ? undefined : typeof configured === "string" ? { path: configured, mode: "replay" as const, ignore_body_fields: [], redact: [] } : configured;
   const location = flags?.location ?? (fromConfig ? resolve(loaded.baseDir, fromConfig.path) : undefined);
@@ -88,6 +89,8 @@ export function runCassette(command: string, flags: ReturnType<typeof cassetteFl
   if (location === undefined) throw new UsageError(`${command}: --cassette-mode and --timing need a cassette: --record <dir>, --replay <dir>, or cassette: in the config`);
   if (mode === "live") return undefined;
   const timing = flags?.timing ?? fromConfig?.timing;
+  // The cassette machinery (and the interceptors under it) loads only for a run that uses one.
+  const { Cassette, ignoreBodyField } = await import("../cassette/index.js");
   const redact = [...(fromConfig?.redact ?? []), ...(loaded.config.guardrails?.output.redact ?? [])].map((pattern) => new RegExp(pattern, "giu"));
   return Cassette.open(cassetteFile(location, configCassetteName(loaded.file)), {
     mode: mode ?? "replay",

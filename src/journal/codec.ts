@@ -1,6 +1,8 @@
 import { canonicalCopy, canonicalJson, canonicalText, isCanonicalTextOf, type CanonicalCopy } from "../canonical/index.js";
 import { CanonicalJsonError, EventFormatError, type ErrorPlace } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, LlmFinishedSchema, RunEventSchema, type RunEvent, type RunEventType } from "../contracts/index.js";
+import { checkedParse } from "../contracts/checked-parse.js";
+import type { z } from "zod";
 
 /**
  * The one serialisation of an event: its canonical JSON. Both stores keep exactly these bytes
@@ -184,12 +186,10 @@ export function parseEvent(input: string | unknown, place: ErrorPlace = {}): Run
   return checkSchema(RunEventSchema, value, place) as RunEvent;
 }
 
-interface Schema {
-  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
-}
+type Schema = z.ZodType;
 
 function checkSchema(schema: Schema, value: unknown, place: ErrorPlace): unknown {
-  const result = schema.safeParse(value);
+  const result = checkedParse(schema, value);
   if (!result.success) {
     const issue = result.error.issues[0];
     const path = issue ? issue.path.join(".") : "";

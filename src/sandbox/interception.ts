@@ -53,10 +53,13 @@ function applyInterceptors(state: Layer): void {
   const { BatchInterceptor, RequestController } = load("@mswjs/interceptors") as typeof Interceptors;
   const { ClientRequestInterceptor } = load("@mswjs/interceptors/ClientRequest") as typeof ClientRequest;
   const { FetchInterceptor } = load("@mswjs/interceptors/fetch") as typeof Fetch;
-  const { XMLHttpRequestInterceptor } = load("@mswjs/interceptors/XMLHttpRequest") as typeof XMLHttpRequest;
+  // The XMLHttpRequest interceptor patches only a global that is there when it is applied
+  // (Node has none unless something defines one), so without one it is not even loaded.
+  const xhr =
+    "XMLHttpRequest" in globalThis ? [new (load("@mswjs/interceptors/XMLHttpRequest") as typeof XMLHttpRequest).XMLHttpRequestInterceptor()] : [];
   const interceptor = new BatchInterceptor({
     name: "retrace-interception",
-    interceptors: [new ClientRequestInterceptor(), new FetchInterceptor(), new XMLHttpRequestInterceptor()],
+    interceptors: [new ClientRequestInterceptor(), new FetchInterceptor(), ...xhr],
   });
   interceptor.on("request", async ({ request, controller }) => {
     const settled = (): boolean => controller.readyState !== RequestController.PENDING;

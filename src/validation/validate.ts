@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { CST, Composer, LineCounter, Parser, YAMLParseError, isScalar, visit, type Document } from "yaml";
 import { z } from "zod";
+import { checkedParse } from "../contracts/checked-parse.js";
 import { ConfigError } from "../errors/index.js";
 import { nearest } from "../text/index.js";
 
@@ -80,7 +81,7 @@ export function issueToError(schema: z.ZodType, error: z.ZodError, file: string 
 }
 
 export function validate<S extends z.ZodType>(schema: S, value: unknown, file?: string): z.infer<S> {
-  const result = schema.safeParse(value);
+  const result = checkedParse(schema, value);
   if (!result.success) throw issueToError(schema, result.error, file);
   return result.data;
 }

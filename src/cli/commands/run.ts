@@ -14,7 +14,6 @@ import { recordPath } from "../recorded-paths.js";
 import { withRunLease } from "../run-lease.js";
 import { dbHint, openStore } from "../store.js";
 import { CASSETTE_FLAGS, CASSETTE_HELP, cassetteFlags, reportUnused, runCassette } from "../cassette.js";
-import { cassetteFetch } from "../../cassette/index.js";
 
 export const runHelp = `retrace run <config.yaml> -m <message> [options]
 
@@ -156,13 +155,13 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
   if (flags && mockFile) throw new UsageError("run: --mock answers from a script; a cassette records the configured provider (drop one of them)");
   const approver = approverOption(values.approve);
   const loaded = loadConfig(configFile, io.env);
-  const cassette = mockFile ? undefined : runCassette("run", flags, loaded, io.env);
+  const cassette = mockFile ? undefined : await runCassette("run", flags, loaded, io.env);
   const agent = await buildAgent(loaded, {
     env: io.env,
     ...(mockFile ? { mock: mockFile } : {}),
     ...(values.stream ? { stream: true } : {}),
     ...(approver ? { approver } : {}),
-    ...(cassette ? { fetch: cassetteFetch(cassette), keyless: cassette.mode === "replay" } : {}),
+    ...(cassette ? { fetch: (await import("../../cassette/index.js")).cassetteFetch(cassette), keyless: cassette.mode === "replay" } : {}),
   });
   const synchronous = loaded.config.store.synchronous === "full" ? { synchronous: "FULL" as const } : {};
   const store = openStore(io.cwd, values.db, loaded.config.store.path === undefined ? undefined : resolve(loaded.baseDir, loaded.config.store.path), synchronous);

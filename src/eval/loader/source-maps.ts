@@ -3,12 +3,17 @@
  * written to is gone once the files are imported) and decoded only when a frame needs mapping:
  * a run that throws nothing never parses one.
  */
-import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
+import type * as TraceMapping from "@jridgewell/trace-mapping";
+import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+// The decoder is loaded with the first frame that needs it: a run that throws nothing never does.
+let traceMapping: typeof TraceMapping | undefined;
+const decoder = (): typeof TraceMapping => (traceMapping ??= createRequire(import.meta.url)("@jridgewell/trace-mapping") as typeof TraceMapping);
+
 /** Source maps of the compiled eval modules, decoded on first use (only a failure needs one). */
-const sourceMaps = new Map<string, { text: string; decoded: TraceMap | undefined }>();
+const sourceMaps = new Map<string, { text: string; decoded: TraceMapping.TraceMap | undefined }>();
 
 /** Keeps the map of the compiled module at `file` (an absolute path). */
 export function registerSourceMap(file: string, text: string): void {
@@ -33,6 +38,7 @@ export function originalPosition(file: string, line: number, column: number): { 
   if (original !== undefined) return { file: original, line, column };
   const entry = sourceMaps.get(path);
   if (!entry) return undefined;
+  const { TraceMap, originalPositionFor } = decoder();
   entry.decoded ??= new TraceMap(entry.text, pathToFileURL(`${path}.map`).href);
   // The segment at or before the column on that line (trace-mapping's default bias).
   const found = originalPositionFor(entry.decoded, { line, column: column - 1 });

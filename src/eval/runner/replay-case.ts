@@ -6,9 +6,7 @@
  * one the case fails with the divergence and what changed in the request.
  */
 import { dirname, resolve } from "node:path";
-import { loadBundle } from "../../bundle/index.js";
 import type { RunStore } from "../../contracts/index.js";
-import { replayBundle } from "../../replay/index.js";
 import type { EvalCase } from "../dsl/index.js";
 import type { PreparedAgent } from "./setup.js";
 
@@ -21,6 +19,8 @@ export interface ReplayedCase {
 export async function replayCase(spec: EvalCase, prepared: PreparedAgent, store: RunStore, runId: string | undefined): Promise<ReplayedCase> {
   const replay = spec.replay as string;
   const file = resolve(spec.file ? dirname(spec.file) : process.cwd(), replay);
+  // Bundles and the replayer load with the first case that replays one.
+  const [{ loadBundle }, { replayBundle }] = await Promise.all([import("../../bundle/index.js"), import("../../replay/index.js")]);
   const bundle = await loadBundle(file);
   const config = typeof spec.config === "string" ? prepared.config.file : undefined;
   const verdict = await replayBundle(bundle, {
