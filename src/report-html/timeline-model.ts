@@ -214,6 +214,7 @@ function foldRun(events: readonly RunEvent[], systems: Interned<string>, toolSet
   let cost: number | null = 0;
   let step = 0;
 
+  /** The call's row, created by its first event; every tool event of the call adds its seq. */
   const toolRow = (callId: string, name: string, event: RunEvent): ToolRow => {
     let row = tools.get(callId);
     if (!row) {
@@ -221,6 +222,7 @@ function foldRun(events: readonly RunEvent[], systems: Interned<string>, toolSet
       tools.set(callId, row);
       rows.push(row);
     }
+    row.seqs.push(event.seq);
     return row;
   };
 
@@ -283,7 +285,6 @@ function foldRun(events: readonly RunEvent[], systems: Interned<string>, toolSet
       }
       case "tool.requested": {
         const row = toolRow(event.callId, event.name, event);
-        row.seqs.push(event.seq);
         row.step = event.step;
         if (event.args !== undefined) row.args = event.args;
         if (event.rawArgs !== undefined) row.rawArgs = event.rawArgs;
@@ -291,34 +292,29 @@ function foldRun(events: readonly RunEvent[], systems: Interned<string>, toolSet
       }
       case "tool.started": {
         const row = toolRow(event.callId, event.name, event);
-        row.seqs.push(event.seq);
         row.status = "running";
         break;
       }
       case "tool.finished": {
         const row = toolRow(event.callId, event.name, event);
-        row.seqs.push(event.seq);
         row.status = "finished";
         row.result = event.result;
         break;
       }
       case "tool.failed": {
         const row = toolRow(event.callId, event.name, event);
-        row.seqs.push(event.seq);
         row.status = "failed";
         row.error = event.error;
         break;
       }
       case "tool.blocked": {
         const row = toolRow(event.callId, event.name, event);
-        row.seqs.push(event.seq);
         row.status = "blocked";
         row.blocked = { reason: event.reason, detail: event.detail };
         break;
       }
       case "tool.unknown_outcome": {
         const row = toolRow(event.callId, event.name, event);
-        row.seqs.push(event.seq);
         row.status = "unknown_outcome";
         row.unknown = event.detail;
         break;
