@@ -43,15 +43,21 @@ export const runFileName = (runId: string): string => `${runId.replace(/[^A-Za-z
  * page per case run (and judge run) in `<name>.runs/` beside it, linked from the report, so the
  * pages work as a folder copied anywhere. Without a store the report shows the command instead.
  */
-export function writeHtmlReport(report: EvalReport, file: string, context: { cwd: string; env: Readonly<Record<string, string | undefined>> }): void {
+export function writeHtmlReport(
+  report: EvalReport,
+  file: string,
+  context: { cwd: string; env: Readonly<Record<string, string | undefined>>; runs?: RunStore | undefined },
+): void {
   const secrets = pageSecrets(context.env);
   const timelines: Record<string, string> = {};
   mkdirSync(dirname(file), { recursive: true });
   const storePath = report.runStore ? resolve(context.cwd, report.runStore) : undefined;
-  if (storePath && existsSync(storePath)) {
+  // The runs the command kept in memory for these pages, else the report's run store on disk.
+  const opened = context.runs ? undefined : storePath && existsSync(storePath) ? openStore(context.cwd, report.runStore ?? undefined, undefined, { mustExist: true }) : undefined;
+  const store = context.runs ?? opened;
+  if (store) {
     const folderName = `${basename(file, extname(file))}.runs`;
     const folder = join(dirname(file), folderName);
-    const store = openStore(context.cwd, report.runStore ?? undefined, undefined, { mustExist: true });
     try {
       const runIds = new Set(report.cases.flatMap((c) => c.attempts.flatMap((a) => [...(a.runId ? [a.runId] : []), ...a.judgeRuns])));
       for (const runId of runIds) {
@@ -62,7 +68,7 @@ export function writeHtmlReport(report: EvalReport, file: string, context: { cwd
         timelines[runId] = `${encodeURIComponent(folderName)}/${encodeURIComponent(name)}`;
       }
     } finally {
-      store.close();
+      opened?.close();
     }
   }
   writeFileSync(file, renderReportHtml(report, { timelines, secrets }));

@@ -189,6 +189,11 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
   let keep: (RunStore & { close(): void }) | undefined;
   if (values["keep-runs"] !== undefined) keep = await openKeptStore(io.cwd, values["keep-runs"]);
   const runStore = values["keep-runs"] ?? values.db;
+  // The html reporter links every case to its run's timeline: with no store named, it keeps
+  // the runs in memory until its pages are written (the cost --keep-runs would have on disk).
+  const pageRuns = runStore === undefined && reporters.some((reporter) => reporter.kind === "html") ? new (await import("../../store/memory-store.js")).MemoryRunStore() : undefined;
+  if (pageRuns && mode === "mock") keep = pageRuns;
+  if (pageRuns && mode === "live") store = pageRuns;
   // The suite's scope, kept by this process to its end: under --mock the network stays refused
   // after the suite (a case's leftover timer gets nothing in the moments before the process
   // exits), and an error thrown then cannot change the exit code the report gave.
@@ -225,12 +230,12 @@ export async function evalTestCommand(argv: string[], io: CliIO): Promise<ExitCo
         : {}),
     });
   } finally {
-    store?.close();
-    keep?.close();
+    if (store !== pageRuns) store?.close();
+    if (keep !== pageRuns) keep?.close();
   }
   // Files first: one that cannot be written is an error of the report, which the console's
   // verdict and the exit code then include.
-  report = await writeFileReports(report, reporters, io);
+  report = await writeFileReports(report, reporters, { cwd: io.cwd, env: io.env, runs: pageRuns });
   consoleReporter?.finish(report);
   writeStdoutReports(report, reporters, io);
   if (scope) reportedSoFar.set(scope, { stray: scope.stray.length, errors: scope.errors.length });
@@ -291,7 +296,11 @@ function renderReport(report: EvalReport, kind: "json" | "junit" | "markdown"): 
  * file, the console and the exit code agree. `context` is where the html reporter finds the
  * report's run store (relative to cwd) and the keys to scrub.
  */
-export async function writeFileReports(report: EvalReport, reporters: readonly ReporterTarget[], context: Pick<CliIO, "cwd" | "env">): Promise<EvalReport> {
+export async function writeFileReports(
+  report: EvalReport,
+  reporters: readonly ReporterTarget[],
+  context: Pick<CliIO, "cwd" | "env"> & { runs?: RunStore | undefined },
+): Promise<EvalReport> {
   const targets = reporters.filter((reporter): reporter is FileTarget => reporter.kind !== "console" && reporter.file !== undefined);
   // Loaded only when asked for: it reads the run store, and SQLite is not free to load.
   const html = targets.some((target) => target.kind === "html") ? await import("../html-pages.js") : undefined;
