@@ -3,6 +3,8 @@ import { agentDigest, isSubAgent, subAgentDefinition, type AgentDefinition } fro
 import { buildAgent, loadConfig, type BuildOptions } from "../config/index.js";
 import { RunError, UsageError } from "../errors/index.js";
 import type { EventOf, RunStore } from "../contracts/index.js";
+import type { Cassette, CassetteMode } from "../cassette/index.js";
+import { cassetteSecrets } from "./cassette.js";
 import { resolveRecorded } from "./recorded-paths.js";
 
 export interface RebuiltAgent {
@@ -10,6 +12,8 @@ export interface RebuiltAgent {
   started: EventOf<"run.started">;
   /** The agent's digest differs from the one the run started with. */
   changed: boolean;
+  /** The cassette the run's model traffic went through, reopened for the rest of the run; the caller closes it. */
+  cassette?: Cassette;
 }
 
 function startOf(store: RunStore & { path?: string }, runId: string): EventOf<"run.started"> {
@@ -26,7 +30,7 @@ function startOf(store: RunStore & { path?: string }, runId: string): EventOf<"r
 export async function agentForRun(
   store: RunStore & { path: string },
   runId: string,
-  options: { cwd: string; config?: string; mock?: string; build: BuildOptions },
+  options: { cwd: string; config?: string; mock?: string; build: BuildOptions; cassetteMode?: CassetteMode },
 ): Promise<RebuiltAgent> {
   const started = startOf(store, runId);
   let agent: AgentDefinition;
@@ -50,7 +54,33 @@ export async function agentForRun(
     if (config === undefined) throw new UsageError(`run ${runId} does not record its config file; pass --config <agent.yaml>`);
     const mock = recorded("mock");
     const loaded = loadConfig(config, options.build.env);
-    agent = await buildAgent(loaded, { ...options.build, ...(mock ? { mock } : {}) });
+    const cassette = mock === undefined ? await reopenCassette(store.path, options, started, runId, loaded) : undefined;
+    agent = await buildAgent(loaded, {
+      ...options.build,
+      ...(mock ? { mock } : {}),
+      ...(cassette ? { fetch: (await import("../cassette/index.js")).cassetteFetch(cassette), keyless: cassette.mode === "replay" } : {}),
+    });
+    return { agent, started, changed: agentDigest(agent) !== started.agent.digest, ...(cassette ? { cassette } : {}) };
   }
   return { agent, started, changed: agentDigest(agent) !== started.agent.digest };
+}
+
+/**
+ * A run whose model traffic went through a cassette continues through it (default mode auto:
+ * what was recorded is served, the rest is recorded), so a run recorded or replayed from a
+ * cassette that crashed resumes against the same exchanges. `--cassette-mode` picks another mode.
+ */
+async function reopenCassette(
+  storePath: string,
+  options: { cwd: string; cassetteMode?: CassetteMode; build: BuildOptions },
+  started: EventOf<"run.started">,
+  runId: string,
+  loaded: ReturnType<typeof loadConfig>,
+): Promise<Cassette | undefined> {
+  const recordedPath = started.source?.cassette;
+  const mode = options.cassetteMode ?? "auto";
+  if (recordedPath === undefined || mode === "live") return undefined;
+  const file = resolveRecorded(storePath, options.cwd, recordedPath, "cassette", runId);
+  const { Cassette } = await import("../cassette/index.js");
+  return Cassette.open(file, { mode, secrets: cassetteSecrets(loaded, options.build.env ?? {}) });
 }

@@ -19,12 +19,12 @@ export function recordPath(storePath: string, file: string): string {
  * Finds a recorded file: an absolute path as it is; a relative one against the store's folder
  * (how runs record it), then against the working directory (how earlier versions recorded it).
  */
-export function resolveRecorded(storePath: string, cwd: string, recorded: string, what: "config" | "mock", runId: string): string {
+export function resolveRecorded(storePath: string, cwd: string, recorded: string, what: "config" | "mock" | "cassette", runId: string): string {
   if (isAbsolute(recorded)) return recorded;
   const candidates = [resolve(dirname(storePath), recorded), resolve(cwd, recorded)];
   const found = candidates.find((candidate) => existsSync(candidate));
   if (found) return found;
-  const flag = what === "config" ? "--config <agent.yaml>" : "--mock <script.yaml>";
+  const flag = what === "config" ? "--config <agent.yaml>" : what === "mock" ? "--mock <script.yaml>" : "--cassette-mode live (to go without it)";
   throw new UsageError(
     `run ${runId} was started with the ${what} ${recorded}, which is not in ${[...new Set(candidates)].join(" or ")}; pass ${flag}`,
   );

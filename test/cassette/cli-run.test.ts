@@ -105,3 +105,26 @@ describe("retrace run with a cassette", () => {
     expect(damaged.io.err).toMatch(/agent\.cassette\.json entry entries\[0\]: response\.status/);
   });
 });
+
+describe("retrace resume with the run's cassette", () => {
+  it("reopens the cassette the run recorded to, so a run cut after its first tool result finishes offline from it", async () => {
+    const { dir, cassettes, recorded } = await recordedProject(false);
+    expect(recorded.code).toBe(0);
+    const db = join(dir, "a.db");
+    const { runId, events } = storedRun(db);
+    // A process killed right after the tool's result: the rows after it were never written.
+    const cut = events.find((event) => event.type === "tool.finished")?.seq as number;
+    const { default: Database } = await import("better-sqlite3");
+    const sqlite = new Database(db);
+    sqlite.prepare("DELETE FROM events WHERE run_id = ? AND seq > ?").run(runId, cut);
+    sqlite.close();
+
+    const resumed = await offline(() => retrace(["resume", runId, "--db", db, "--cassette-mode", "replay"], captureIO({}, dir)));
+    expect(resumed.io.err).toContain(`cassette ${join(cassettes, "agent.cassette.json")}: 1 recorded request was not used`);
+    expect(resumed.code).toBe(0);
+    expect(resumed.io.out).toBe("It is 4.\n");
+    const after = storedRun(db).events;
+    expect(after.filter((event) => event.type === "llm.finished")).toHaveLength(2);
+    expect(after.at(-1)).toMatchObject({ type: "run.finished", status: "completed" });
+  });
+});

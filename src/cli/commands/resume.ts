@@ -1,7 +1,10 @@
 import { AgentRun } from "../../agent/index.js";
 import { createRunContext } from "../../context/index.js";
 import { UsageError } from "../../errors/index.js";
+import type { AgentDefinition } from "../../agent/index.js";
+import type { EventOf } from "../../contracts/index.js";
 import { agentForRun } from "../agent-for-run.js";
+import { parseCassetteMode, reportUnused } from "../cassette.js";
 import { parseCommandArgs } from "../args.js";
 import type { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
@@ -28,6 +31,9 @@ Options:
   --db <path>            run store (default .retrace/runs.db)
   --approve prompt       ask y/N on the terminal for calls that still need approval
   --json                 print {"runId","status","output"} (plus "error" or "pending") as JSON
+  --cassette-mode <m>    for a run whose traffic went through a cassette (it is reopened): auto
+                         (default: serve what is recorded, record the rest), replay (no key, no
+                         network), record, update, or live (do not reopen it)
 `;
 
 export async function resumeCommand(argv: string[], io: CliIO): Promise<ExitCode> {
@@ -37,6 +43,7 @@ export async function resumeCommand(argv: string[], io: CliIO): Promise<ExitCode
     db: { type: "string" },
     json: { type: "boolean", default: false },
     approve: { type: "string" },
+    "cassette-mode": { type: "string" },
   });
   const runId = positionals[0];
   if (!runId) throw new UsageError("resume: missing <runId>\n\n" + resumeHelp);
@@ -60,16 +67,34 @@ async function resumeHeld(
   store: SqliteRunStore,
   runId: string,
   io: CliIO,
-  values: { config?: string | undefined; mock?: string | undefined; json: boolean },
+  values: { config?: string | undefined; mock?: string | undefined; json: boolean; "cassette-mode"?: string | undefined },
   approver: Approver | undefined,
 ): Promise<ExitCode> {
   // Every log this resume reads in full is checked against its hash chain as it is read.
-  const { agent, started, changed } = await agentForRun(store, runId, {
+  const cassetteMode = values["cassette-mode"] === undefined ? undefined : parseCassetteMode("resume", values["cassette-mode"]);
+  const { agent, started, changed, cassette } = await agentForRun(store, runId, {
     cwd: io.cwd,
     ...(values.config ? { config: values.config } : {}),
     ...(values.mock ? { mock: values.mock } : {}),
+    ...(cassetteMode ? { cassetteMode } : {}),
     build: { env: io.env, ...(approver ? { approver } : {}) },
   });
+  try {
+    return await continueRun(agent, started, changed, store, runId, io, values.json);
+  } finally {
+    if (cassette) reportUnused(cassette.close(), io.stderr);
+  }
+}
+
+async function continueRun(
+  agent: AgentDefinition,
+  started: EventOf<"run.started">,
+  changed: boolean,
+  store: SqliteRunStore,
+  runId: string,
+  io: CliIO,
+  json: boolean,
+): Promise<ExitCode> {
   if (changed) io.stderr(`warning: the agent's definition changed since run ${runId} started; continuing with the current one\n`);
   const context = createRunContext({ seed: started.seed });
   const before = store.lastSeq(runId);
@@ -77,5 +102,5 @@ async function resumeHeld(
   if (store.lastSeq(runId) === before && (outcome.status === "completed" || outcome.status === "failed")) {
     io.stderr(`run ${runId} had already ${outcome.status === "completed" ? "completed" : "failed"}: nothing was left to do\n`);
   }
-  return printOutcome(io, outcome, values.json, false, dbHint(io.cwd, store), store);
+  return printOutcome(io, outcome, json, false, dbHint(io.cwd, store), store);
 }
