@@ -138,18 +138,6 @@ function buildTools(
   workspaceFor: BuildOptions["workspaceFor"] | undefined,
   fromModules: ReadonlyMap<number, AnyTool[]>,
   retriever?: Retriever,
-  toolFor?: BuildOptions["toolFor"],
-): AnyTool[] {
-  const tools = configuredTools(loaded, extra, workspaceFor, fromModules, retriever);
-  return toolFor ? tools.map((tool) => toolFor(tool, loaded)) : tools;
-}
-
-function configuredTools(
-  loaded: LoadedConfig,
-  extra: readonly AnyTool[],
-  workspaceFor: BuildOptions["workspaceFor"] | undefined,
-  fromModules: ReadonlyMap<number, AnyTool[]>,
-  retriever?: Retriever,
 ): AnyTool[] {
   const { config, baseDir, file } = loaded;
   const configured = resolve(baseDir, config.workspace ?? "workspace");
@@ -286,7 +274,9 @@ async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: 
   const model = options.modelFor ? options.modelFor(built, loaded) : built;
   const fromModules = await loadToolModules(loaded);
   const retriever = buildRetriever(loaded);
-  const tools = [...buildTools(loaded, options.tools ?? [], options.workspaceFor, fromModules, retriever, options.toolFor), ...(await buildSubAgents(loaded, options, depth, secrets))];
+  const configured = buildTools(loaded, options.tools ?? [], options.workspaceFor, fromModules, retriever);
+  const toolFor = options.toolFor;
+  const tools = [...(toolFor ? configured.map((tool) => toolFor(tool, loaded)) : configured), ...(await buildSubAgents(loaded, options, depth, secrets))];
   checkToolNames(loaded, tools);
   return {
     name: config.name,
