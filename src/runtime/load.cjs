@@ -19,7 +19,8 @@ const Module = require("node:module");
 
 const STAMP = "__RETRACE_BUILD_STAMP__";
 const file = path.join(__dirname, "retrace.cjs");
-const source = fs.readFileSync(file, "utf8");
+// The build keeps the bundle ASCII, so latin1 reads it as it is, without decoding UTF-8.
+const source = fs.readFileSync(file, "latin1");
 
 /**
  * node_modules/.cache/retrace-agents of the project that has Retrace installed (of the checkout
