@@ -82,6 +82,23 @@ describe("an interrupted model call", () => {
     expect(attemptsOf(resumeEquivalent(store.readRaw("r")))).toEqual(["1/1", "1/2"]);
   });
 
+  it("keeps the scripted model's place when earlier turns took entries by rule: the interrupted attempts took none", async () => {
+    // Turn 1 ends on a fault a rule gave for its message; turn 2's call is interrupted, then re-asked.
+    const script: ScriptInput = {
+      rules: [{ when: { user_contains: "go" }, respond: { error: { kind: "server", message: "boom" } }, times: 1 }],
+      responses: [{ text: "second" }],
+    };
+    const agent = () => scriptedAgent(script, { maxRetries: 0 });
+    const full = new MemoryRunStore();
+    const run = AgentRun.start(agent(), { store: full, context: testContext(), runId: "r" });
+    expect((await run.send("go")).error?.code).toBe("provider_server");
+    expect((await run.send("again")).output).toBe("second");
+    const store = cutAtStart(full.readRaw("r"), 2);
+    const outcome = await AgentRun.open(agent(), "r", { store, context: testContext() }).resume();
+    expect(outcome).toMatchObject({ status: "completed", output: "second" });
+    expect(llm(store.read("r")).slice(-3)).toEqual(["interrupted 1/1", "started 1/2", "finished 1/2"]);
+  });
+
   it("ends the run after maxInterruptions interruptions of one step, instead of asking for ever", async () => {
     const agent = () => scriptedAgent({ responses: [{ text: "done" }] }, { maxInterruptions: 2 });
     const store = await killedRepeatedly(agent, 2);
