@@ -71,6 +71,15 @@ describe("resume after a crash", () => {
           // A cut during a model call: that attempt stays, closed, and the call is asked again as the next attempt.
           const pending = (JSON.parse(prefix.at(-1) ?? "{}") as RunEvent).type === "llm.started";
           expect(resumed.length, `resumed after seq ${cut}`).toBe(recorded.length + (pending ? 2 : 0));
+          if (!pending) continue;
+          // Killed again during the re-ask: two interrupted attempts, still the same run once both are taken out.
+          const again = new MemoryRunStore();
+          const second = resumed.slice(0, cut + 2);
+          again.appendRaw(second);
+          await drive(() => scenarioAgent(s), again, clockAfter(second), "r", s.messages);
+          const { step, attempt } = JSON.parse(prefix.at(-1) as string) as EventOf<"llm.started">;
+          expect(attemptsOf(again.readRaw("r").slice(cut - 1, cut + 4))).toEqual([`${step}/${attempt}`, `${step}/${attempt + 1}`, `${step}/${attempt + 2}`]);
+          expect(resumeEquivalent(again.readRaw("r")), `killed again after seq ${cut + 2}`).toEqual(recorded);
         }
       }),
       { numRuns: 60 },

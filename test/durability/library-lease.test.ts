@@ -160,4 +160,35 @@ describe("the library resume holds the run", () => {
       b.close();
     }
   });
+
+  it("one SQLite store object drives two runs at once, each under its own lease; a second store is refused either", async () => {
+    const db = join(tempDir(), "runs.db");
+    const a = new SqliteRunStore(db);
+    const b = new SqliteRunStore(db);
+    try {
+      await unfinished(a, "x");
+      await unfinished(a, "y");
+      const releases: ((value: string) => void)[] = [];
+      let entered!: () => void;
+      let inside = new Promise<void>((resolve) => (entered = resolve));
+      const agent = holdAgent(() => {
+        entered();
+        return new Promise<string>((resolve) => releases.push(resolve));
+      });
+      const x = AgentRun.open(agent, "x", { store: a, context: context() }).resume();
+      await inside;
+      inside = new Promise<void>((resolve) => (entered = resolve));
+      const y = AgentRun.open(agent, "y", { store: a, context: context() }).resume();
+      await inside;
+      expect(a.drives("x") && a.drives("y")).toBe(true);
+      for (const runId of ["x", "y"]) await expect(AgentRun.open(agent, runId, { store: b, context: context() }).resume()).rejects.toBeInstanceOf(RunBusyError);
+      for (const release of releases) release("released");
+      expect([(await x).status, (await y).status]).toEqual(["completed", "completed"]);
+      expect(a.drives("x") || a.drives("y")).toBe(false);
+      for (const runId of ["x", "y"]) expect(a.verify(runId).ok).toBe(true);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
 });
