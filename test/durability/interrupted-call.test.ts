@@ -4,13 +4,18 @@
  * interrupted attempt would have got, with the retry budget, backoff and jitter of the try it
  * stands for — until the step has been interrupted `maxInterruptions` times: then the run ends.
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AgentRun, type AgentDefinition } from "../../src/agent/index.js";
 import type { EventOf, RunEvent, ScriptInput } from "../../src/contracts/index.js";
+import { buildAgent, loadConfig, parseConfig } from "../../src/config/index.js";
+import { ConfigError } from "../../src/errors/index.js";
 import { fold, viewRun } from "../../src/journal/index.js";
+import { ScriptedModel } from "../../src/providers/scripted/index.js";
 import { describeEvent } from "../../src/trace/format.js";
 import { MemoryRunStore } from "../../src/store/index.js";
-import { scriptedAgent, testContext } from "../helpers.js";
+import { scriptedAgent, tempDir, testContext } from "../helpers.js";
 import { attemptsOf, resumeEquivalent } from "./equivalence.js";
 
 const llm = (events: readonly RunEvent[]) =>
@@ -143,5 +148,21 @@ describe("an interrupted model call", () => {
     // The interrupted attempt took no answer: one model call with an outcome, as in the uninterrupted run.
     expect(state.llmCalls).toBe(1);
     expect(viewRun(events).llmCalls).toBe(1);
+  });
+
+  it("is configured with llm.max_interruptions (a whole number of at least 1), checked where the config comes in", async () => {
+    const dir = tempDir();
+    const file = join(dir, "agent.yaml");
+    writeFileSync(file, "name: a\nllm:\n  provider: scripted\n  max_interruptions: 1\n");
+    const agent = await buildAgent(loadConfig(file), { mock: new ScriptedModel({ responses: [{ text: "done" }] }) });
+    expect(agent.maxInterruptions).toBe(1);
+    let refused: unknown;
+    try {
+      parseConfig("name: a\nllm:\n  provider: scripted\n  max_interruptions: 0\n", { file: "agent.yaml", env: {} });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect((refused as ConfigError).place).toEqual({ file: "agent.yaml", path: "llm.max_interruptions" });
   });
 });
