@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import type { RunStore } from "../contracts/index.js";
 import { RunBusyError } from "../errors/index.js";
-import { SqliteRunStore } from "./sqlite-store.js";
+import type { RunLease, SqliteRunStore } from "./sqlite-store.js";
 
 /** A run being driven by this process; `release` gives it up (idempotent). */
 export interface DriveLease {
@@ -18,6 +18,17 @@ interface Driver {
 
 /** Families driven in this process, per store object: two drivers in one process exclude each other too. */
 const driving = new WeakMap<RunStore, Map<string, Driver>>();
+
+/**
+ * The store's cross-process leases, when it has them: a writable SQLite store. Asked by shape,
+ * not by class, so a store from another copy of the package (a bundle and its source) counts too.
+ */
+function leasing(store: RunStore): Pick<SqliteRunStore, "takeRun" | "drives"> | undefined {
+  const candidate = store as Partial<Pick<SqliteRunStore, "takeRun" | "drives" | "readonly">>;
+  return typeof candidate.takeRun === "function" && typeof candidate.drives === "function" && candidate.readonly !== true
+    ? (candidate as Pick<SqliteRunStore, "takeRun" | "drives">)
+    : undefined;
+}
 
 /** The run at the top of a run's family (a sub-agent run is driven through its parent). */
 export function familyRoot(store: RunStore, runId: string): string {
@@ -44,7 +55,8 @@ export function driveRun(store: RunStore, runId: string): DriveLease {
   let families = driving.get(store);
   const current = families?.get(root);
   if (current) throw new RunBusyError({ runId: root, ...current });
-  const lease = store instanceof SqliteRunStore && !store.readonly && !store.drives(root) ? store.takeRun(root) : undefined;
+  const leased = leasing(store);
+  const lease: RunLease | undefined = leased && !leased.drives(root) ? leased.takeRun(root) : undefined;
   if (!families) {
     families = new Map();
     driving.set(store, families);
