@@ -15,6 +15,7 @@ import {
   FILES_PREFIX,
   INPUT_ENTRY,
   jsonDepthExceeds,
+  valueDepthExceeds,
   MANIFEST_ENTRY,
   ManifestSchema,
   type BundleLimits,
@@ -175,14 +176,16 @@ function readRuns(manifest: Manifest, data: Buffer, limits: BundleLimits): Bundl
       const line = lines[index];
       const place = { entry: EVENTS_ENTRY, path: `line ${index + 1}` };
       if (line === undefined) throw new BundleError("bundle_mismatch", `the manifest says run ${declared.runId} has ${declared.events} events; the log ends first`, place);
-      if (jsonDepthExceeds(line, limits.maxJsonDepth)) throw new BundleError("bundle_content", `an event nested deeper than ${limits.maxJsonDepth} levels`, place);
       let event: RunEvent;
       try {
+        // Checked before its depth: parsing and the event schema hold up against any nesting
+        // (no schema of an event recurses), and the event holds what the line nests.
         event = checkStoredBody(line);
       } catch (error) {
         if (error instanceof EventFormatError) throw new BundleError("bundle_content", `a malformed event: ${error.message}`, { ...place, ...error.place, entry: EVENTS_ENTRY });
         throw error;
       }
+      if (valueDepthExceeds(event, limits.maxJsonDepth)) throw new BundleError("bundle_content", `an event nested deeper than ${limits.maxJsonDepth} levels`, place);
       if (event.runId !== declared.runId || event.seq !== seq) {
         throw new BundleError("bundle_mismatch", `expected run ${declared.runId} seq ${seq}, found run ${event.runId} seq ${event.seq}`, place);
       }

@@ -1,0 +1,52 @@
+/**
+ * Values that can never change, known by identity, so that what is derived from one (its
+ * canonical text, its redacted form) is derived once and kept. An agent sends its whole
+ * conversation on every step; without this, every step re-serialised, re-hashed and re-redacted
+ * every earlier message, and a run cost the square of its steps.
+ *
+ * Only `immutable` puts a value here, and it freezes the value and everything in it first: a
+ * registered object cannot be changed afterwards (an assignment throws in strict code), so
+ * nothing remembered about it can go stale. A value merely frozen by someone else is not
+ * registered — its insides may still change.
+ */
+
+const registered = new WeakSet<object>();
+
+/**
+ * Freezes plain data (objects, arrays, primitives) deeply, in place, and registers every object
+ * in it. Returns the value. Anything but plain data (a class instance, a function) is refused
+ * with a TypeError: it is not what canonical JSON writes, so nothing may be derived from it.
+ */
+export function immutable<T>(value: T): T {
+  register(value, 0);
+  return value;
+}
+
+/** Whether `value` was registered by `immutable` (and so can never change). */
+export function isImmutable(value: unknown): value is object {
+  return typeof value === "object" && value !== null && registered.has(value);
+}
+
+const MAX_DEPTH = 512;
+
+function register(value: unknown, depth: number): void {
+  if (typeof value !== "object" || value === null) {
+    if (typeof value === "function") throw new TypeError("immutable: a function is not plain data");
+    return;
+  }
+  if (registered.has(value)) return;
+  // A cycle (or absurd nesting): canonical JSON refuses it anyway, and registering it would never end.
+  if (depth >= MAX_DEPTH) throw new TypeError(`immutable: the value contains a cycle (or nests deeper than ${MAX_DEPTH} levels)`);
+  if (!Array.isArray(value)) {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto !== Object.prototype && proto !== null) throw new TypeError("immutable: only plain objects and arrays can be registered");
+  }
+  Object.freeze(value);
+  for (const key of Object.keys(value)) {
+    // A getter can answer differently each time it is read, frozen or not.
+    const property = Object.getOwnPropertyDescriptor(value, key) as PropertyDescriptor;
+    if (!("value" in property)) throw new TypeError(`immutable: property ${key} is an accessor, not data`);
+    register(property.value, depth + 1);
+  }
+  registered.add(value);
+}
