@@ -22,6 +22,19 @@ export function immutable<T>(value: T): T {
   return value;
 }
 
+/**
+ * A frozen, registered list of `items` (registered too): a new array this function makes, so no
+ * index of it can be an accessor, and checking each index is not needed — a conversation's list
+ * is made again on every step, and is registered then.
+ */
+export function immutableList<T>(items: readonly T[]): readonly T[] {
+  const list = items.slice();
+  for (const item of list) register(item, 1);
+  Object.freeze(list);
+  registered.add(list);
+  return list;
+}
+
 /** Whether `value` was registered by `immutable` (and so can never change). */
 export function isImmutable(value: unknown): value is object {
   return typeof value === "object" && value !== null && registered.has(value);

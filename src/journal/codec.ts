@@ -132,8 +132,8 @@ const PAYLOAD_SCHEMAS = new Map(
 const checkedMessages = new WeakSet<object>();
 
 function isCheckedMessage(value: unknown): boolean {
+  if (checkedMessages.has(value as object)) return true;
   if (!isImmutable(value)) return false;
-  if (checkedMessages.has(value)) return true;
   const parsed = checkedParse(MessageSchema, value);
   // The schema drops keys it does not know: such a message is not what its event would hold.
   if (!parsed.success || canonicalJson(parsed.data) !== canonicalJson(value)) return false;

@@ -2,7 +2,7 @@
  * fold(events) → RunState: the only way Retrace learns a run's state. Pure, total on any
  * prefix of a valid log (a crash can cut a log anywhere), and deterministic.
  */
-import { canonicalJson, immutable } from "../canonical/index.js";
+import { canonicalJson, immutable, immutableList } from "../canonical/index.js";
 import type { ErrorInfo, RunEvent, RunStatus, EventOf, GuardrailView, RetrievalView, ToolCallView, TurnView } from "../contracts/index.js";
 import { addUsage, emptyUsage, type AssistantMessage, type Message, type Usage } from "../contracts/index.js";
 
@@ -169,6 +169,9 @@ export function fold(events: readonly RunEvent[], from: RunState = initialState(
   try {
     const draft: RunState = { ...from };
     for (const event of events) apply(draft, event);
+    // The conversation as a whole is immutable too: a request holds the list itself, and its
+    // text (and redacted form) is then made once per list, not walked message by message again.
+    if (draft.messages !== from.messages) draft.messages = immutableList(draft.messages) as Message[];
     return Object.freeze(draft);
   } finally {
     owned = outer;

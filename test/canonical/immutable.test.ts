@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalCopy, canonicalJson, canonicalText, digest, immutable, isImmutable } from "../../src/canonical/index.js";
+import { canonicalCopy, canonicalJson, canonicalText, digest, immutable, immutableList, isImmutable } from "../../src/canonical/index.js";
 import { CanonicalJsonError } from "../../src/errors/index.js";
 import { createRedactor } from "../../src/redaction/index.js";
 
@@ -38,6 +38,22 @@ describe("immutable", () => {
       (message.toolCalls[0] as { arguments: string }).arguments = "{\"x\":1}";
     }).toThrow(TypeError);
     expect(canonicalJson(message)).toBe(canonicalJson(fresh(message)));
+  });
+
+  it("immutableList makes its own frozen list: the source's later changes and accessors do not reach it", () => {
+    const first = { role: "user", content: "one" };
+    const source: unknown[] = [first];
+    let reads = 0;
+    Object.defineProperty(source, 1, { get: () => ({ role: "user", content: `read ${++reads}` }), enumerable: true, configurable: true });
+    const list = immutableList(source);
+    expect(isImmutable(list)).toBe(true);
+    expect(isImmutable(first)).toBe(true);
+    source.push({ role: "user", content: "later" });
+    const text = canonicalJson(list);
+    expect(text).toBe('[{"content":"one","role":"user"},{"content":"read 1","role":"user"}]');
+    expect(canonicalJson(list)).toBe(text);
+    expect(canonicalJson({ messages: list })).toBe(`{"messages":${text}}`);
+    expect(() => (list as unknown[]).push(1)).toThrow(TypeError);
   });
 
   it("does not register a value merely frozen elsewhere, whose insides may still change", () => {
