@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-import { main } from "../dist/src/cli/main.js";
+import { createRequire } from "node:module";
+
+// The bundled runtime (scripts/bundle.mjs), loaded through its code cache.
+const { main } = createRequire(import.meta.url)("../dist/runtime/load.cjs");
 
 // `retrace runs | head` closes the pipe early; that is not an error worth a stack trace.
 process.stdout.on("error", (error) => {

@@ -12,13 +12,13 @@ import { clip } from "./support.js";
 
 const ABSTENTION = new RegExp(
   [
-    String.raw`\b(?:i|we)\s+(?:do\s+not|don['’]t|cannot|can['’]t|could\s+not|couldn['’]t)\s+(?:know|find|say|tell|answer|see)\b`,
+    String.raw`\b(?:i|we)\s+(?:do\s+not|don['\u2019]t|cannot|can['\u2019]t|could\s+not|couldn['\u2019]t)\s+(?:know|find|say|tell|answer|see)\b`,
     String.raw`\b(?:not|never)\s+(?:mentioned|covered|stated|specified|found|addressed)\b`,
     String.raw`\b(?:no|not\s+enough)\s+(?:information|passage|document|mention|answer|relevant)\b`,
     String.raw`\b(?:do|does)\s+not\s+(?:say|mention|cover|contain|specify|answer)\b`,
-    String.raw`\b(?:doesn['’]t|don['’]t)\s+(?:say|mention|cover|contain|specify|answer)\b`,
+    String.raw`\b(?:doesn['\u2019]t|don['\u2019]t)\s+(?:say|mention|cover|contain|specify|answer)\b`,
     String.raw`\bunable\s+to\s+(?:answer|find|determine)\b`,
-    String.raw`\bi(?:\s+am|['’]m)\s+not\s+(?:sure|able)\b`,
+    String.raw`\bi(?:\s+am|['\u2019]m)\s+not\s+(?:sure|able)\b`,
   ].join("|"),
   "iu",
 );

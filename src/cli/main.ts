@@ -63,9 +63,8 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     return name ? ExitCode.ok : ExitCode.usage;
   }
   if (name === "--version" || name === "-v") {
-    const { createRequire } = await import("node:module");
-    const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
-    io.stdout(`${pkg.version}\n`);
+    const { ownPackage } = await import("../package-info.js");
+    io.stdout(`${ownPackage().version}\n`);
     return ExitCode.ok;
   }
   const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ConfigError } from "../errors/index.js";
+import { importNative } from "../runtime/index.js";
 import { isTool, type AnyTool } from "../tools/index.js";
 import type { LoadedConfig } from "./load.js";
 
@@ -21,7 +22,7 @@ export async function loadToolModules(loaded: LoadedConfig): Promise<Map<number,
     if (!existsSync(file)) throw new ConfigError(`tool module ${entry.module} not found (looked for ${file})`, place);
     let exports: Record<string, unknown>;
     try {
-      exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      exports = (await importNative(pathToFileURL(file).href)) as Record<string, unknown>;
     } catch (error) {
       throw new ConfigError(`tool module ${entry.module} could not be loaded: ${(error as Error).message}`, place);
     }

@@ -208,7 +208,7 @@ export const TIMELINE_SCRIPT = CLIENT_COMMON + String.raw`
     var SHOWN = 50;
     box.appendChild(h("h2", { id: "problems-title" }, "Problems (" + problems.length + ")"));
     box.appendChild(h("ul", { cls: "problems" }, problems.slice(0, SHOWN).map(function (p) {
-      var button = h("button", { type: "button", cls: "link" }, p.what + (p.run > 0 ? " in " + runs[p.run].runId : "") + " · #" + p.seq);
+      var button = h("button", { type: "button", cls: "link" }, p.what + (p.run > 0 ? " in " + runs[p.run].runId : "") + " \u00b7 #" + p.seq);
       button.addEventListener("click", function () { jump(p.run, p.row); });
       return h("li", null, button);
     })));

@@ -51,7 +51,8 @@ export const DEFAULT_FIXED_OVERLAP = 100;
 
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const SENTENCE_END = /(?<=[.!?。！？])["')\]’”]*\s+/u;
+// Non-ASCII characters as escapes: the package's bundle is kept ASCII (scripts/bundle.mjs).
+const SENTENCE_END = /(?<=[.!?\u3002\uff01\uff1f])["')\]\u2019\u201d]*\s+/u;
 
 interface Section {
   headings: string[];

@@ -35,13 +35,15 @@ interface Layer {
   handlers: HttpHandler[];
   policies: UnhandledPolicy[];
   interceptor: Interceptors.BatchInterceptor<Interceptors.Interceptor<Interceptors.HttpRequestEventMap>[]> | undefined;
+  /** Stand-ins waiting for the first request (see `deferInterceptors`): how to take them out. */
+  deferred: (() => void) | undefined;
 }
 
 const KEY = Symbol.for("retrace.sandbox.interception.v1");
 
 function layer(): Layer {
   const holder = globalThis as { [KEY]?: Layer };
-  holder[KEY] ??= { handlers: [], policies: [], interceptor: undefined };
+  holder[KEY] ??= { handlers: [], policies: [], interceptor: undefined, deferred: undefined };
   return holder[KEY];
 }
 
@@ -82,8 +84,67 @@ function applyInterceptors(state: Layer): void {
   state.interceptor = interceptor;
 }
 
+type Patchable = Record<string, unknown>;
+
+/**
+ * The library, and the Fetch globals its module touches (Node builds its fetch implementation
+ * the first time one is read), cost a --mock command more than running its cases; most such
+ * commands never make a request. So until one is made, the entries the interceptors patch —
+ * `http`/`https` `request`, `get` and `ClientRequest`, and `fetch` — are stand-ins that, when
+ * called, put the originals back, apply the interceptors over them and make the call again
+ * through them. A caller cannot tell the difference, except that nothing is loaded before.
+ */
+function deferInterceptors(state: Layer): void {
+  const http = load("node:http") as Patchable;
+  const https = load("node:https") as Patchable;
+  const entries: [Patchable, string][] = [
+    [http, "request"],
+    [http, "get"],
+    [http, "ClientRequest"],
+    [https, "request"],
+    [https, "get"],
+  ];
+  const originals = entries.map(([module, key]) => module[key]);
+  const fetchDescriptor = Object.getOwnPropertyDescriptor(globalThis, "fetch");
+  const restore = (): void => {
+    entries.forEach(([module, key], index) => (module[key] = originals[index]));
+    if (fetchDescriptor) Object.defineProperty(globalThis, "fetch", fetchDescriptor);
+  };
+  const wake = (): void => {
+    if (state.deferred !== restore) return;
+    state.deferred = undefined;
+    restore();
+    applyInterceptors(state);
+  };
+  entries.forEach(([module, key], index) => {
+    const stand: object = new Proxy(originals[index] as (...args: unknown[]) => unknown, {
+      apply: (_target, self, args) => (wake(), Reflect.apply(module[key] as (...args: unknown[]) => unknown, self, args)),
+      construct: (_target, args, newTarget): object => {
+        wake();
+        const now = module[key] as new (...args: unknown[]) => object;
+        return Reflect.construct(now, args, newTarget === stand ? now : newTarget);
+      },
+    });
+    module[key] = stand;
+  });
+  if (fetchDescriptor) {
+    Object.defineProperty(globalThis, "fetch", {
+      configurable: true,
+      enumerable: fetchDescriptor.enumerable ?? true,
+      writable: true,
+      value: function fetch(input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit): Promise<Response> {
+        wake();
+        return globalThis.fetch(input, init);
+      },
+    });
+  }
+  state.deferred = restore;
+}
+
 function release(state: Layer): void {
   if (state.handlers.length > 0 || state.policies.length > 0) return;
+  state.deferred?.();
+  state.deferred = undefined;
   state.interceptor?.dispose();
   state.interceptor = undefined;
 }
@@ -91,7 +152,8 @@ function release(state: Layer): void {
 function register<T>(list: (state: Layer) => T[], entry: T): () => void {
   const state = layer();
   list(state).push(entry);
-  if (!state.interceptor) applyInterceptors(state);
+  // A runtime with an XMLHttpRequest global gets the library at once: that global is not deferred.
+  if (!state.interceptor && !state.deferred) ("XMLHttpRequest" in globalThis ? applyInterceptors : deferInterceptors)(state);
   let removed = false;
   return () => {
     if (removed) return;

@@ -10,7 +10,6 @@
  * RETRACE_CASSETTE_MODE, else `replay` on CI (CI is set) and `auto` elsewhere. A replay miss
  * fails the test with the CassetteMissError.
  */
-import { afterEach, beforeEach } from "vitest";
 import { besideSource, Cassette, CASSETTE_MODES, interceptWith, type CassetteMode, type CassetteOptions, type CassetteSummary } from "../cassette/index.js";
 
 export interface UseCassetteOptions extends Partial<CassetteOptions> {
@@ -44,7 +43,13 @@ function defaultMode(): CassetteMode {
   return process.env["CI"] ? "replay" : "auto";
 }
 
-export function useCassette(options: UseCassetteOptions = {}): { readonly current: Cassette | undefined } {
+/** The two vitest hooks `useCassette` registers with (vitest's own, handed over by `bindVitest`). */
+export interface TestHooks {
+  beforeEach(fn: (context: { task: unknown }) => void): void;
+  afterEach(fn: () => void): void;
+}
+
+export function useCassetteWith({ beforeEach, afterEach }: TestHooks, options: UseCassetteOptions = {}): { readonly current: Cassette | undefined } {
   const { dir, onSummary, ...rest } = options;
   const state: { current: Cassette | undefined; stop: (() => void) | undefined } = { current: undefined, stop: undefined };
   beforeEach((context) => {

@@ -113,3 +113,35 @@ describe("the interception layer", () => {
     expect({ fetch: globalThis.fetch, request: http.request, get: http.get }).toEqual(originals);
   });
 });
+
+describe("the interception layer before the first request", () => {
+  // A real process, so what is loaded is the process's own (the build in dist/, as the CLI runs it).
+  const script = `
+    const { createRequire } = require("node:module");
+    const http = require("node:http");
+    const loaded = () => Object.keys(require.cache).some((file) => file.includes("@mswjs"));
+    import(${JSON.stringify(new URL("../../dist/src/sandbox/index.js", import.meta.url).href)}).then(async ({ NetworkGuard }) => {
+      const guard = new NetworkGuard();
+      guard.install();
+      const before = loaded();
+      const captured = http.get;
+      const fetched = await fetch("http://127.0.0.1:9/a").then(() => "answered", (error) => error.code);
+      const got = await new Promise((resolve) => captured("http://127.0.0.1:9/b", () => resolve("answered")).on("error", (error) => resolve(error.code)));
+      guard.uninstall();
+      console.log(JSON.stringify({ before, after: loaded(), fetched, got, stray: guard.stray }));
+    });`;
+
+  it("loads nothing until a request is made, then refuses it, through a reference taken meanwhile too", async () => {
+    const { execFile } = await import("node:child_process");
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ["-e", script], { env: { PATH: process.env.PATH ?? "" } }, (error, out, err) => (error ? reject(new Error(err)) : resolve(out))),
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      before: false,
+      after: true,
+      fetched: "network_blocked",
+      got: "network_blocked",
+      stray: ["GET http://127.0.0.1:9/a", "GET http://127.0.0.1:9/b"],
+    });
+  });
+});

@@ -12,6 +12,7 @@ import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { errorMessage, EvalLoadError, RetraceError } from "../../errors/index.js";
 import { PACKAGE_NAME } from "../../package-info.js";
+import { importNative } from "../../runtime/index.js";
 import { collectCases, type EvalCase } from "../dsl/index.js";
 import { prepareTypeScript, stopCompiler, useEvalHooks } from "./register.js";
 import { ownModule, planImport, type ImportPlan } from "./self-imports.js";
@@ -70,20 +71,7 @@ async function importFresh(url: URL): Promise<unknown> {
   const count = loadCount.get(url.href) ?? 0;
   loadCount.set(url.href, count + 1);
   if (count > 0) url.search = `?retrace-load=${count}`;
-  return importNatively(url.href);
-}
-
-/**
- * Node's own import(), also when this module runs in a host that rewrites import() calls (vitest
- * does): an eval file loads the way the CLI loads it, through Node's resolution and the eval
- * hooks. The importer lives in a data: module, which no host rewrites.
- */
-const NATIVE_IMPORTER = "data:text/javascript,export default (url) => import(url)";
-let nativeImport: ((url: string) => Promise<unknown>) | undefined;
-
-async function importNatively(url: string): Promise<unknown> {
-  nativeImport ??= ((await import(NATIVE_IMPORTER)) as { default: (url: string) => Promise<unknown> }).default;
-  return nativeImport(url);
+  return importNative(url.href);
 }
 
 export interface LoadOptions {
@@ -179,7 +167,7 @@ export async function loadEvalFiles(paths: readonly string[], cwd: string, optio
 /** Imports the running Retrace's public entry, where the hooks send a `retrace-agents` the project does not have. */
 async function warmOwnEntry(): Promise<void> {
   const entry = ownModule("");
-  if (entry) await importNatively(entry).catch(() => undefined);
+  if (entry) await importNative(entry).catch(() => undefined);
 }
 
 async function planFor(path: string): Promise<ImportPlan> {

@@ -27,10 +27,12 @@ function cacheDir(): string {
   return join(tmpdir(), `retrace-ts-cache-${user}`);
 }
 
-/** The hooks module as Node can load it: the built one (vitest runs this file from source). */
+/**
+ * The hooks module as Node can load it, on their own thread: always the built file, since this
+ * one runs from source under vitest and from the bundled runtime in the package.
+ */
 function hooksModule(): URL {
-  if (import.meta.url.endsWith(".ts")) return pathToFileURL(join(ownPackage().root, "dist/src/eval/loader/hooks.js"));
-  return new URL("./hooks.js", import.meta.url);
+  return pathToFileURL(join(ownPackage().root, "dist/src/eval/loader/hooks.js"));
 }
 
 /** Makes later imports go through the eval-file hooks (self-resolution of Retrace, TypeScript). */

@@ -1,0 +1,1 @@
+export { importNative } from "./native-import.js";
