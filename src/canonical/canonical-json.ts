@@ -1,5 +1,5 @@
 import { CanonicalJsonError } from "../errors/index.js";
-import { isImmutable } from "./immutable.js";
+import { grownFrom, isImmutable } from "./immutable.js";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -270,8 +270,18 @@ function describe(value: object, path: (string | number)[]): Known {
   };
   let out: string;
   if (Array.isArray(value)) {
+    // A list grown from one whose text is known (a conversation one step on) continues that text.
+    const earlier = grownFrom(value);
+    const known = earlier ? knownTexts.get(earlier) : undefined;
+    let from = 0;
     out = "[";
-    for (let i = 0; i < value.length; i++) {
+    if (earlier && known && earlier.length > 0) {
+      from = earlier.length;
+      height = known.height;
+      exact = known.exact;
+      out = known.text.slice(0, -1);
+    }
+    for (let i = from; i < value.length; i++) {
       path.push(i);
       if (!(i in value)) throw new Refusal("a sparse array hole cannot be represented in JSON");
       out += (i > 0 ? "," : "") + part(value[i]);

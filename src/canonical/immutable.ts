@@ -27,12 +27,30 @@ export function immutable<T>(value: T): T {
  * index of it can be an accessor, and checking each index is not needed — a conversation's list
  * is made again on every step, and is registered then.
  */
-export function immutableList<T>(items: readonly T[]): readonly T[] {
+export function immutableList<T>(items: readonly T[], grownFrom?: readonly T[]): readonly T[] {
   const list = items.slice();
   for (const item of list) register(item, 1);
   Object.freeze(list);
   registered.add(list);
+  if (grownFrom !== undefined && registered.has(grownFrom) && startsWith(list, grownFrom)) prefixes.set(list, grownFrom);
   return list;
+}
+
+/**
+ * For a list `immutableList` made from a longer copy of a registered one, that one: the list's
+ * text (and a hash of it) can continue the earlier list's instead of starting over. Checked
+ * (the same items, in the same places), not taken on trust.
+ */
+export function grownFrom(list: readonly unknown[]): readonly unknown[] | undefined {
+  return prefixes.get(list);
+}
+
+const prefixes = new WeakMap<readonly unknown[], readonly unknown[]>();
+
+function startsWith(list: readonly unknown[], prefix: readonly unknown[]): boolean {
+  if (prefix.length > list.length) return false;
+  for (let index = 0; index < prefix.length; index++) if (list[index] !== prefix[index]) return false;
+  return true;
 }
 
 /** Whether `value` was registered by `immutable` (and so can never change). */

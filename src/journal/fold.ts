@@ -171,7 +171,7 @@ export function fold(events: readonly RunEvent[], from: RunState = initialState(
     for (const event of events) apply(draft, event);
     // The conversation as a whole is immutable too: a request holds the list itself, and its
     // text (and redacted form) is then made once per list, not walked message by message again.
-    if (draft.messages !== from.messages) draft.messages = immutableList(draft.messages) as Message[];
+    if (draft.messages !== from.messages) draft.messages = immutableList(draft.messages, from.messages) as Message[];
     return Object.freeze(draft);
   } finally {
     owned = outer;
