@@ -1,5 +1,5 @@
 import { CanonicalJsonError } from "../errors/index.js";
-import { grownFrom, isImmutable } from "./immutable.js";
+import { grownFrom, isImmutable, noteWritten } from "./immutable.js";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -288,6 +288,7 @@ function describe(value: object, path: (string | number)[]): Known {
       path.pop();
     }
     out += "]";
+    noteWritten(value);
   } else {
     checkPlain(value);
     const record = value as Record<string, unknown>;

@@ -32,14 +32,28 @@ export function immutableList<T>(items: readonly T[], grownFrom?: readonly T[]):
   for (const item of list) register(item, 1);
   Object.freeze(list);
   registered.add(list);
-  if (grownFrom !== undefined && registered.has(grownFrom) && startsWith(list, grownFrom)) prefixes.set(list, grownFrom);
+  if (grownFrom !== undefined && registered.has(grownFrom) && startsWith(list, grownFrom)) {
+    // Linked to the nearest list whose text was made: a conversation passes through lists no
+    // request ever wrote (one per event of a step), and a chain of those would keep every list
+    // of the run alive. So a list holds at most one earlier list.
+    const target = written.has(grownFrom) ? grownFrom : prefixes.get(grownFrom);
+    if (target !== undefined) prefixes.set(list, target);
+  }
   return list;
 }
 
+/** Lists something was derived from (see `noteWritten`). */
+const written = new WeakSet<readonly unknown[]>();
+
+/** Called when something is derived from a registered list (its text, a hash of it): later lists grown from it continue from it. */
+export function noteWritten(list: readonly unknown[]): void {
+  written.add(list);
+}
+
 /**
- * For a list `immutableList` made from a longer copy of a registered one, that one: the list's
- * text (and a hash of it) can continue the earlier list's instead of starting over. Checked
- * (the same items, in the same places), not taken on trust.
+ * For a list `immutableList` made from a longer copy of a registered one, the nearest earlier
+ * list whose text was made: the list's text (and a hash of it) can continue that one's instead
+ * of starting over. Checked (the same items, in the same places), not taken on trust.
  */
 export function grownFrom(list: readonly unknown[]): readonly unknown[] | undefined {
   return prefixes.get(list);

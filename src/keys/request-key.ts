@@ -1,5 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
-import { canonicalJson, digest, frozenDigest, grownFrom, isImmutable } from "../canonical/index.js";
+import { canonicalJson, digest, frozenDigest, grownFrom, isImmutable, noteWritten } from "../canonical/index.js";
 import type { LlmRequest, ModelIdentity } from "../contracts/index.js";
 import { isSecretKey } from "../redaction/index.js";
 
@@ -74,6 +74,7 @@ function conversationHash(before: string, messages: readonly unknown[]): Hash {
     conversationHashes.set(messages, byBefore);
   }
   byBefore.set(before, hash);
+  noteWritten(messages);
   return hash;
 }
 
