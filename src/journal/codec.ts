@@ -1,4 +1,4 @@
-import { canonicalCopy, canonicalJson, canonicalText, isCanonicalTextOf, isImmutable, type CanonicalCopy } from "../canonical/index.js";
+import { canonicalCopy, canonicalJson, canonicalText, grownFrom, isCanonicalTextOf, isImmutable, type CanonicalCopy } from "../canonical/index.js";
 import { CanonicalJsonError, EventFormatError, type ErrorPlace } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, LlmFinishedSchema, LlmRequestSchema, MessageSchema, RunEventSchema, type Message, type RunEvent, type RunEventType } from "../contracts/index.js";
 import { checkedParse } from "../contracts/checked-parse.js";
@@ -141,6 +141,21 @@ function isCheckedMessage(value: unknown): boolean {
   return true;
 }
 
+/** Immutable conversation lists whose every message is checked. */
+const checkedLists = new WeakSet<object>();
+
+/** Every message is checked; a list grown from a checked one checks only what it added. */
+function isCheckedConversation(list: unknown): boolean {
+  if (!Array.isArray(list)) return false;
+  if (checkedLists.has(list)) return true;
+  const immutableList = isImmutable(list);
+  const earlier = immutableList ? grownFrom(list) : undefined;
+  const from = earlier !== undefined && checkedLists.has(earlier) ? earlier.length : 0;
+  for (let index = from; index < list.length; index++) if (!isCheckedMessage(list[index])) return false;
+  if (immutableList) checkedLists.add(list);
+  return true;
+}
+
 /**
  * Per type, a schema that takes checked messages as they are (only `llm.started` holds any).
  * A payload it refuses is checked by the type's own schema, which gives its result and its
@@ -151,7 +166,7 @@ const SHORTCUT_SCHEMAS = new Map<RunEventType, Schema>([
     "llm.started",
     (PAYLOAD_SCHEMAS.get("llm.started") as unknown as z.ZodObject).extend({
       // One check of the whole list: a schema per message costs more than the check itself.
-      request: LlmRequestSchema.extend({ messages: z.custom<Message[]>((list) => Array.isArray(list) && list.every(isCheckedMessage)) }),
+      request: LlmRequestSchema.extend({ messages: z.custom<Message[]>(isCheckedConversation) }),
     }),
   ],
 ]);

@@ -1,7 +1,7 @@
 import { MAY_LOOK_SECRET, REDACTION, SECRET_PATTERNS, SECRET_STARTS } from "./patterns.js";
 import { searchable } from "./scrub.js";
 import { setOwn } from "./by-key.js";
-import { immutable, isImmutable } from "../canonical/index.js";
+import { grownFrom, immutable, isImmutable } from "../canonical/index.js";
 
 export interface RedactionSettings {
   /** Known secret values (API keys the config names, provider variables): removed wherever they appear. */
@@ -126,12 +126,21 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
     if (isImmutable(node)) {
       let redacted = redactedOnce.get(node);
       if (redacted === undefined) {
-        redacted = immutable(walk(node));
+        redacted = immutable(Array.isArray(node) ? list(node) : walk(node));
         redactedOnce.set(node, redacted);
       }
       return redacted;
     }
     return walk(node);
+  };
+
+  // A conversation one step on: when the list it grew from held nothing to remove, only the
+  // messages it added are looked at.
+  const list = (node: readonly unknown[]): unknown => {
+    const earlier = grownFrom(node);
+    if (earlier === undefined || redactedOnce.get(earlier) !== earlier) return walk(node);
+    for (let index = earlier.length; index < node.length; index++) if (value(node[index]) !== node[index]) return walk(node);
+    return node;
   };
 
   const walk = (node: unknown): unknown => {

@@ -116,6 +116,24 @@ describe("immutable", () => {
     expect(place({ request: registered })).toBe("$.request.list[1].n");
   });
 
+  it("redacts a growing immutable list as a fresh one at every step, whichever step brings a secret", () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.constantFrom("plain", "hunter2hunter2", "sk-abcdefghijklmnopqrstuvwx", "ok"), { maxLength: 3 }), { minLength: 1, maxLength: 6 }), (steps) => {
+        const redactor = createRedactor({ secrets: ["hunter2hunter2"] });
+        let list = immutableList<object>([]);
+        let plain: object[] = [];
+        for (const words of steps) {
+          const added = words.map((word) => ({ role: "user", content: word }));
+          list = immutableList([...list, ...added.map((message) => immutable(structuredClone(message)))], list);
+          plain = [...plain, ...structuredClone(added)];
+          // Written, as a request would write it: later lists continue from this one.
+          canonicalJson(list);
+          expect(redactor.value(list)).toStrictEqual(redactor.value(structuredClone(plain)));
+        }
+      }),
+    );
+  });
+
   it("redacts a registered value as a fresh one, once per redactor, into an immutable result", () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom("plain", "sk-abcdefghijklmnopqrstuvwx", "hunter2hunter2", "key=hunter2hunter2"), { maxLength: 4 }), (words) => {
