@@ -21,14 +21,23 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
+/** CPU time (user + system, all threads) of the last `timed` call's median sample: on a busy machine it leaves out the time spent waiting for a core. */
+const cpuOf = new Map<number, number>();
+
 async function timed(repeat: number, fn: () => unknown): Promise<number> {
   const samples: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < repeat; i++) {
     const start = process.hrtime.bigint();
+    const used = process.cpuUsage();
     await fn();
+    const spent = process.cpuUsage(used);
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+    cpu.push((spent.user + spent.system) / 1000);
   }
-  return median(samples);
+  const wall = median(samples);
+  cpuOf.set(wall, median(cpu));
+  return wall;
 }
 
 export async function benchBundle(): Promise<void> {
@@ -76,6 +85,10 @@ export async function benchBundle(): Promise<void> {
     console.log(`bundle: one run of ${lines.length} events (${jsonl.length} bytes of events.jsonl, bundle ${bytes.length} bytes), median of ${repeat}`);
     console.log(line("capture", capture, captureFloor, 3));
     console.log(line("replay", replay, replayFloor, 5));
+    // The same ratios in CPU time: the wall-clock ones move with how busy the machine is (other
+    // jobs on its cores); these mostly do not. Garbage collection on helper threads counts here.
+    const cpu = (value: number) => cpuOf.get(value) ?? Number.NaN;
+    console.log(`  in CPU time: capture ${(cpu(capture) / cpu(captureFloor)).toFixed(2)}×, replay ${(cpu(replay) / cpu(replayFloor)).toFixed(2)}× (medians ${cpu(capture).toFixed(1)}/${cpu(captureFloor).toFixed(1)} and ${cpu(replay).toFixed(1)}/${cpu(replayFloor).toFixed(1)} ms)`);
     // Context for the replay ratio: most of a replay is the agent loop running again (logging,
     // redaction, request keys), which the recorded run paid too; loading and verifying is the rest.
     console.log(`  of which load and verify ${load.toFixed(2)} ms; the recorded run itself took ${runMs.toFixed(2)} ms (one run, scripted model)`);

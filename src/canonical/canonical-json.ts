@@ -237,6 +237,11 @@ interface Known {
   height: number;
   /** JSON.parse of the text gives back an equal value with the same keys (no undefined property, no -0, no index key). */
   exact: boolean;
+  /**
+   * An array's text without its closing bracket: a list grown from this one continues it (a
+   * rope, so nothing is copied — slicing the bracket off would copy the whole conversation).
+   */
+  open?: string;
 }
 
 const knownTexts = new WeakMap<object, Known>();
@@ -275,11 +280,11 @@ function describe(value: object, path: (string | number)[]): Known {
     const known = earlier ? knownTexts.get(earlier) : undefined;
     let from = 0;
     out = "[";
-    if (earlier && known && earlier.length > 0) {
+    if (earlier && known?.open !== undefined) {
       from = earlier.length;
       height = known.height;
       exact = known.exact;
-      out = known.text.slice(0, -1);
+      out = known.open;
     }
     for (let i = from; i < value.length; i++) {
       path.push(i);
@@ -287,8 +292,8 @@ function describe(value: object, path: (string | number)[]): Known {
       out += (i > 0 ? "," : "") + part(value[i]);
       path.pop();
     }
-    out += "]";
     noteWritten(value);
+    return { text: `${out}]`, height, exact, open: out };
   } else {
     checkPlain(value);
     const record = value as Record<string, unknown>;
