@@ -2,7 +2,7 @@ import { digest, frozenDigest } from "../canonical/index.js";
 import type { RunContext } from "../context/index.js";
 import { RunError } from "../errors/index.js";
 import { identityOf, type ErrorInfo, type EventOf, type LlmResponse, type RunEvent } from "../contracts/index.js";
-import { RunLog, type LogPayload, type RunLogOptions } from "../store/index.js";
+import { driveRun, RunLog, type LogPayload, type RunLogOptions } from "../store/index.js";
 import { eventRedactor } from "../redaction/index.js";
 import { type RunStore } from "../contracts/index.js";
 import { toolSpecs } from "../tools/index.js";
@@ -51,11 +51,14 @@ export class AgentRun {
   readonly agent: AgentDefinition;
   readonly log: RunLog;
   readonly #context: RunContext;
+  /** Opened from the store (not started here): another process may want to drive it too. */
+  readonly #opened: boolean;
 
-  private constructor(agent: AgentDefinition, log: RunLog, context: RunContext) {
+  private constructor(agent: AgentDefinition, log: RunLog, context: RunContext, opened: boolean) {
     this.agent = agent;
     this.log = log;
     this.#context = context;
+    this.#opened = opened;
   }
 
   static start(
@@ -79,20 +82,28 @@ export class AgentRun {
       ...(options.parent ? { parent: options.parent } : {}),
       ...(options.source ? { source: options.source } : {}),
     });
-    return new AgentRun(agent, log, options.context);
+    return new AgentRun(agent, log, options.context, false);
   }
 
   static open(agent: AgentDefinition, runId: string, options: { store: RunStore; context: RunContext }): AgentRun {
     const log = RunLog.open(runId, options.store, clockOf(options.context, runId), logOptions(agent));
     if (log.events.length === 0) throw new RunError("run_not_found", "no such run in this store", { runId });
-    return new AgentRun(agent, log, options.context);
+    return new AgentRun(agent, log, options.context, true);
   }
 
   get runId(): string {
     return this.log.runId;
   }
 
+  /**
+   * Adds a user turn and drives it. On a run opened from the store, the run is taken first, as
+   * `resume` takes it (one runner per run); a run started by this object is its own.
+   */
   async send(message: string, options: TurnOptions = {}): Promise<TurnOutcome> {
+    return this.#opened ? this.#exclusively(() => this.#send(message, options)) : this.#send(message, options);
+  }
+
+  async #send(message: string, options: TurnOptions): Promise<TurnOutcome> {
     const state = this.log.state;
     if (state.status === "waiting") {
       throw new RunError("run_waiting", "the run is waiting for an approval; decide it and resume before sending another message", {
@@ -121,9 +132,18 @@ export class AgentRun {
   /**
    * Continues a paused or interrupted run from its log. A paused run always logs `run.resumed`;
    * an interrupted one logs it when `mark` is set (the CLI sets it, so a trace shows where a
-   * process took over). Without it the resumed log is the uninterrupted log byte for byte.
+   * process took over). A model call the crash interrupted is closed (`llm.interrupted`) and
+   * asked again as the next attempt (docs/durability.md).
+   *
+   * One runner per run: the run (its family's top run) is taken for the time of the call — in
+   * a SQLite store with the lease the CLI takes — and a run another driver holds is refused
+   * with RunBusyError naming it (pid, host, since), before anything is read or written.
    */
   async resume(options: TurnOptions & { mark?: boolean } = {}): Promise<TurnOutcome> {
+    return this.#exclusively(() => this.#resume(options));
+  }
+
+  async #resume(options: TurnOptions & { mark?: boolean }): Promise<TurnOutcome> {
     const status = this.log.state.status;
     if (status === "completed" || status === "failed") return this.#outcome();
     if (this.log.state.turns === 0) {
@@ -131,6 +151,23 @@ export class AgentRun {
     }
     if (status === "waiting" || options.mark === true) this.log.append<"run.resumed">({ type: "run.resumed" });
     return this.#drive(options);
+  }
+
+  /** Runs `work` holding the run (see `resume`); a sub-agent run is held by the parent driving it. */
+  async #exclusively(work: () => Promise<TurnOutcome>): Promise<TurnOutcome> {
+    if (drivenByParent.has(this)) return work();
+    const lease = driveRun(this.log.store, this.runId);
+    try {
+      // Opened before another driver finished with it: this object's view of the log is old.
+      if (this.log.store.lastSeq(this.runId) !== this.log.state.lastSeq) {
+        throw new RunError("run_changed", "the run was continued by another driver since it was opened here; open it again (AgentRun.open) to continue from its log", {
+          runId: this.runId,
+        });
+      }
+      return await work();
+    } finally {
+      lease.release();
+    }
   }
 
   async #drive(options: TurnOptions): Promise<TurnOutcome> {
@@ -283,6 +320,9 @@ function blockedInput(blocking: readonly Pick<EventOf<"guardrail">, "rule" | "de
   };
 }
 
+/** Sub-agent runs driven by the run that called them, which holds their family. */
+const drivenByParent = new WeakSet<AgentRun>();
+
 /** Starts the call's child run, or continues it if the log already has one (after a pause). */
 function runChild(tool: SubAgentTool, task: string, parent: RunLog, callId: string, context: RunContext): Promise<TurnOutcome> {
   const runId = childRunId(parent.runId, callId);
@@ -290,6 +330,7 @@ function runChild(tool: SubAgentTool, task: string, parent: RunLog, callId: stri
   const child = subAgentDefinition(tool);
   if (parent.store.lastSeq(runId) > 0) {
     const opened = AgentRun.open(child, runId, options);
+    drivenByParent.add(opened);
     // A crash between the child's start and its task: the task is the turn it still owes.
     return opened.log.state.turns === 0 ? opened.send(task) : opened.resume();
   }

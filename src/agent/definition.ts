@@ -39,6 +39,12 @@ export interface AgentDefinition {
   maxRetries?: number;
   /** Backoff before retry n (1-based) when the provider sends no retry-after. */
   retryBaseMs?: number;
+  /**
+   * Interrupted attempts (the process stopped during the call) one step survives; the resume
+   * that finds one more ends the run with `llm_interrupted`. Default 3. They use none of
+   * `maxRetries`, which counts the provider's failures.
+   */
+  maxInterruptions?: number;
   /** Price of one model call in US dollars, or null when unknown. */
   cost?: (model: string, usage: Usage) => number | null;
   /** Decides, before anything runs, whether each call of a batch may run (policy, approvals). */

@@ -46,10 +46,16 @@ const MAX_BACKOFF_MS = 30_000;
  * `llm.finished` in one append with the calls it asks for.
  *
  * The step continues from the log, so a resumed run makes exactly the calls the
- * uninterrupted run would have: an attempt whose marker is logged but whose outcome is not
- * (a crash during the call) is made again under that same marker; after a logged failure the
- * step waits its logged delay and makes the next attempt, with the retry budget what is left
- * of it; a failure that gave up ends the step with that failure.
+ * uninterrupted run would have, and the log says so truthfully (docs/durability.md):
+ * - an attempt whose marker is logged but whose outcome is not (the process stopped during
+ *   the call) is closed with `llm.interrupted` and asked again as the next attempt, with the
+ *   same request; the provider may have received the interrupted one;
+ * - after a logged failure the step waits its logged delay and makes the next attempt;
+ * - a failure that gave up ends the step with that failure.
+ * Only attempts with an outcome are tries: the retry budget, the backoff and its jitter, and
+ * where a scripted model stands, count them, so an interruption changes none of what follows.
+ * Interruptions have a budget of their own, so a call that kills its process every time ends
+ * the run instead of being asked for ever.
  */
 export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
   const { agent, log } = env;
@@ -65,18 +71,24 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
   };
   const step = log.state.steps + 1;
   const maxRetries = agent.maxRetries ?? 2;
-  let attempt = 1;
-  let interrupted = log.state.pendingLlm?.step === step ? log.state.pendingLlm : undefined;
-  const failure = log.state.stepFailure;
-  if (interrupted) attempt = interrupted.attempt;
-  else if (failure) {
-    if (failure.retryInMs === null) return { ok: false, error: { code: failure.error.code, message: failure.error.message } };
-    await env.sleep(failure.retryInMs);
-    attempt = failure.attempt + 1;
+  const interrupted = log.state.pendingLlm?.step === step ? log.state.pendingLlm : undefined;
+  if (interrupted) {
+    const closed = closeInterrupted(agent, log, interrupted);
+    if (closed) return closed;
+    built = { request: interrupted.request, key: interrupted.requestKey };
+  } else {
+    const failure = log.state.stepFailure;
+    // A failure that is the step's last attempt: its backoff may not have been waited out.
+    if (failure && failure.attempt === log.state.stepAttempts.last) {
+      if (failure.retryInMs === null) return { ok: false, error: { code: failure.error.code, message: failure.error.message } };
+      await env.sleep(failure.retryInMs);
+    }
   }
-  for (; ; attempt++) {
-    const started = interrupted ?? log.append<"llm.started">({ type: "llm.started", step, attempt, requestKey: fresh().key, request: fresh().request });
-    interrupted = undefined;
+  for (let attempt = log.state.stepAttempts.last + 1; ; attempt++) {
+    const started = log.append<"llm.started">({ type: "llm.started", step, attempt, requestKey: fresh().key, request: fresh().request });
+    const interruptions = log.state.stepAttempts.interrupted;
+    // This attempt's place among the step's attempts that had an outcome.
+    const tryNumber = attempt - interruptions;
     // The provider's "now" (an HTTP-date retry-after) is the attempt's logged start.
     const startedAt = RunLog.timeOf(started);
     // Streamed text reaches the caller (a terminal) before the event that records it: it is
@@ -88,6 +100,7 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
         runId: log.runId,
         requestKey: started.requestKey,
         attempt,
+        ...(interruptions > 0 ? { interrupted: interruptions } : {}),
         now: () => startedAt,
         ...(env.signal ? { signal: env.signal } : {}),
         ...(stream ? { onTextDelta: (delta: string) => stream.push(delta) } : {}),
@@ -100,14 +113,38 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
     } catch (error) {
       stream?.end();
       const failure = describeFailure(error);
-      const retryable = error instanceof ProviderError && error.retryable && attempt <= maxRetries && !env.signal?.aborted;
-      const retryInMs = retryable ? backoff(error, attempt, agent.retryBaseMs ?? 500, jitter(env.seed, log.runId, step, attempt)) : null;
+      const retryable = error instanceof ProviderError && error.retryable && tryNumber <= maxRetries && !env.signal?.aborted;
+      const retryInMs = retryable ? backoff(error, tryNumber, agent.retryBaseMs ?? 500, jitter(env.seed, log.runId, step, tryNumber)) : null;
       log.append<"llm.failed">({ type: "llm.failed", step, attempt, requestKey: started.requestKey, error: failure, retryInMs });
       if (retryInMs === null) return { ok: false, error: { code: failure.code, message: failure.message } };
       env.onRetry?.({ attempt, message: failure.message, retryInMs });
       await env.sleep(retryInMs);
     }
   }
+}
+
+/** How many interrupted attempts of one step a run survives by default. */
+export const DEFAULT_MAX_INTERRUPTIONS = 3;
+
+/**
+ * Closes an attempt the process stopped during. Returns the step's failure when the step has
+ * now been interrupted as often as the agent allows: a call that kills its process every time
+ * must end the run, not be asked again by every resume.
+ */
+function closeInterrupted(agent: AgentDefinition, log: RunLog, started: EventOf<"llm.started">): StepOutcome | undefined {
+  log.append<"llm.interrupted">({ type: "llm.interrupted", step: started.step, attempt: started.attempt, requestKey: started.requestKey });
+  const limit = agent.maxInterruptions ?? DEFAULT_MAX_INTERRUPTIONS;
+  const count = log.state.stepAttempts.interrupted;
+  if (count < limit) return undefined;
+  return {
+    ok: false,
+    error: {
+      code: "llm_interrupted",
+      message:
+        `the model call of step ${started.step} was interrupted ${count} time(s): the process stopped during each attempt, ` +
+        `so it is not asked again (maxInterruptions is ${limit})`,
+    },
+  };
 }
 
 function backoff(error: ProviderError, attempt: number, baseMs: number, jitterFraction: number): number {
@@ -117,12 +154,13 @@ function backoff(error: ProviderError, attempt: number, baseMs: number, jitterFr
 }
 
 /**
- * Jitter in [0, 1) derived from the seed and the attempt's place in the run, not drawn from a
+ * Jitter in [0, 1) derived from the seed and the try's place in the run, not drawn from a
  * shared generator: a resumed run, or child runs retrying at the same time, get the same value
- * the original run got.
+ * the original run got — an interrupted attempt in between changes nothing.
  */
-function jitter(seed: number, runId: string, step: number, attempt: number): number {
-  return Number.parseInt(digest({ seed, runId, step, attempt }).slice(0, 8), 16) / 0x1_0000_0000;
+function jitter(seed: number, runId: string, step: number, tryNumber: number): number {
+  // Keyed "attempt" as it always was: for a step without interruptions the two are equal.
+  return Number.parseInt(digest({ seed, runId, step, attempt: tryNumber }).slice(0, 8), 16) / 0x1_0000_0000;
 }
 
 /**

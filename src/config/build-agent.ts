@@ -301,6 +301,7 @@ async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: 
       ...(config.llm.seed !== undefined ? { seed: config.llm.seed } : {}),
     },
     maxRetries: config.llm.max_retries,
+    ...(config.llm.max_interruptions !== undefined ? { maxInterruptions: config.llm.max_interruptions } : {}),
     cost: configCost(config),
     config: redactSecrets(config) as JsonValue,
     redaction: { secrets, patterns: config.guardrails?.output.redact_secrets ?? true },

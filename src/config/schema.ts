@@ -18,6 +18,8 @@ export const LlmConfigSchema = z.strictObject({
   /** Seconds before one model call times out. */
   timeout: z.number().positive().optional(),
   max_retries: z.number().int().min(0).max(10).default(2),
+  /** Interrupted attempts (the process died during the call) one step survives; default 3 (docs/durability.md). */
+  max_interruptions: z.number().int().min(1).max(100).optional(),
   stream: z.boolean().default(false),
   /** For `provider: scripted`: the script file, relative to the config file. */
   script: z.string().optional(),

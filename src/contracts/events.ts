@@ -133,6 +133,16 @@ export const LlmFailedSchema = event("llm.failed", {
   /** Milliseconds until the next attempt, or null when the agent gives up. */
   retryInMs: z.number().nonnegative().nullable(),
 });
+/**
+ * Closes an attempt whose `llm.started` has no outcome because the process running it stopped
+ * during the call. Logged by the resume that found it (a resume marker), before the call is asked
+ * again as the next attempt: the provider may have received, and billed, the interrupted one.
+ */
+export const LlmInterruptedSchema = event("llm.interrupted", {
+  step: z.number().int().positive(),
+  attempt: z.number().int().positive(),
+  requestKey: z.string(),
+});
 export const ToolRequestedSchema = event("tool.requested", {
   step: z.number().int().positive(),
   callId: z.string(),
@@ -232,6 +242,7 @@ export const RunEventSchema = z.discriminatedUnion("type", [
   LlmStartedSchema,
   LlmFinishedSchema,
   LlmFailedSchema,
+  LlmInterruptedSchema,
   ToolRequestedSchema,
   ToolBlockedSchema,
   ToolStartedSchema,

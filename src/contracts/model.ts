@@ -96,8 +96,14 @@ export interface GenerateOptions {
   runId?: string;
   /** The request's key, as its `llm.started` logged it (a replay model checks it against the recording). */
   requestKey?: string;
-  /** 1 for the first try of this request, 2 for the first retry, ... */
+  /** 1 for the first try of this request, 2 for the first retry, ... — as its `llm.started` logged it. */
   attempt: number;
+  /**
+   * How many of this request's earlier attempts were interrupted (the process stopped during
+   * the call, and a resume asks again): they have no outcome, so `attempt - 1 - interrupted`
+   * earlier attempts failed. Absent when none was.
+   */
+  interrupted?: number;
   signal?: AbortSignal;
   /** Streaming providers report text as it arrives; the final response still holds all of it. */
   onTextDelta?: (delta: string) => void;

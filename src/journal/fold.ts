@@ -45,7 +45,11 @@ export interface RunState {
   steps: number;
   /** Steps since the last user message. */
   turnSteps: number;
-  /** Every model attempt, failed ones included. */
+  /**
+   * Model attempts with an outcome, failed ones included: the model calls that took an answer.
+   * An interrupted attempt (closed by `llm.interrupted`) is not one — it is asked again, as the
+   * same call.
+   */
   llmCalls: number;
   /** A model call was started and has no outcome yet (a crash between the two). */
   pendingLlm: EventOf<"llm.started"> | undefined;
@@ -59,6 +63,12 @@ export interface RunState {
   turns: number;
   /** The current step's last failed attempt, while the step has no answer: where a resume continues. */
   stepFailure: Pick<EventOf<"llm.failed">, "attempt" | "retryInMs" | "error"> | undefined;
+  /**
+   * The current step's attempts so far (its last `llm.started`'s number; 0 before the first)
+   * and how many of them were interrupted: where the next attempt's number and its retry budget
+   * come from.
+   */
+  stepAttempts: { last: number; interrupted: number };
   /** The current turn's input was blocked by an input guardrail: it ends without a model call. */
   inputBlocked: boolean;
   /** What the run view shows, kept by this same reduction so the two can never disagree. */
@@ -71,6 +81,8 @@ export interface RunState {
   lastFinished: Pick<EventOf<"run.finished">, "output" | "usage" | "cost" | "steps"> | undefined;
   lastAt: string | undefined;
 }
+
+const NO_ATTEMPTS: RunState["stepAttempts"] = Object.freeze({ last: 0, interrupted: 0 });
 
 export function initialState(): RunState {
   return {
@@ -93,6 +105,7 @@ export function initialState(): RunState {
     lastSeq: 0,
     turns: 0,
     stepFailure: undefined,
+    stepAttempts: NO_ATTEMPTS,
     inputBlocked: false,
     turnViews: [],
     toolCalls: [],
@@ -274,6 +287,7 @@ function apply(s: RunState, event: RunEvent): void {
       s.error = undefined;
       s.waiting = undefined;
       s.stepFailure = undefined;
+      s.stepAttempts = NO_ATTEMPTS;
       s.inputBlocked = blocked;
       // A blocked input never enters the conversation: no later request may see it.
       if (!blocked) s.messages = appended<Message>(s.messages, message({ role: "user", content: event.content }));
@@ -282,6 +296,11 @@ function apply(s: RunState, event: RunEvent): void {
     case "llm.started":
       s.pendingLlm = event;
       s.system = event.request.system;
+      s.stepAttempts = { last: event.attempt, interrupted: s.stepAttempts.interrupted };
+      return;
+    case "llm.interrupted":
+      s.pendingLlm = undefined;
+      s.stepAttempts = { last: s.stepAttempts.last, interrupted: s.stepAttempts.interrupted + 1 };
       return;
     case "llm.failed":
       s.pendingLlm = undefined;
@@ -298,6 +317,7 @@ function apply(s: RunState, event: RunEvent): void {
       changeTurn(s, { steps: s.turnSteps + 1 });
       s.pendingLlm = undefined;
       s.stepFailure = undefined;
+      s.stepAttempts = NO_ATTEMPTS;
       s.llmCalls += 1;
       s.steps += 1;
       s.turnSteps += 1;

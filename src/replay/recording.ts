@@ -16,7 +16,7 @@ export interface RecordedRun {
   runId: string;
   events: readonly RunEvent[];
   lines: readonly string[];
-  /** Model attempts in the order the run made them (its callIndex). */
+  /** Model attempts in the order the run made them (its callIndex), interrupted ones left out. */
   attempts: RecordedAttempt[];
   calls: Map<string, RecordedCall>;
   /** Decisions an approver took while the run was being driven, by call id, in order. */
@@ -53,6 +53,12 @@ export function readRecording(runId: string, events: readonly RunEvent[], lines:
         const attempt = { started: event, outcome: undefined };
         attempts.set(`${event.step}/${event.attempt}`, attempt);
         run.attempts.push(attempt);
+        break;
+      }
+      // Asked again as the next attempt, with the same call index: it is no call of its own.
+      case "llm.interrupted": {
+        const attempt = attempts.get(`${event.step}/${event.attempt}`);
+        if (attempt) run.attempts.splice(run.attempts.lastIndexOf(attempt), 1);
         break;
       }
       case "llm.finished":

@@ -40,7 +40,7 @@ export const TIMELINE_SCRIPT = CLIENT_COMMON + String.raw`
     var r = row.response, calls = r ? r.toolCalls.map(function (c) { return c.name; }).join(", ") : "";
     var summary = [
       row.failed ? badge("failed", "model call failed") : r ? badge("info", "model call") : badge("running", "model call"),
-      h("span", { cls: "grow" }, "step " + row.step + (row.attempt > 1 ? " attempt " + row.attempt : "") + (r ? " \u2192 " + r.stopReason + (calls ? " [" + calls + "]" : "") + (r.text ? " \u201c" + clip(r.text, 90) + "\u201d" : "") : row.failed ? ": " + row.failed.kind + ": " + clip(row.failed.message, 90) : " (no answer recorded)")),
+      h("span", { cls: "grow" }, "step " + row.step + (row.attempt > 1 ? " attempt " + row.attempt : "") + (r ? " \u2192 " + r.stopReason + (calls ? " [" + calls + "]" : "") + (r.text ? " \u201c" + clip(r.text, 90) + "\u201d" : "") : row.failed ? ": " + row.failed.kind + ": " + clip(row.failed.message, 90) : row.interrupted ? ": interrupted (the process stopped during the call)" : " (no answer recorded)")),
       h("span", { cls: "muted" }, r ? tokens(r.usage) : ""),
       h("span", { cls: "muted" }, cost(row.cost)),
       h("span", { cls: "muted" }, ms(row.durationMs)),

@@ -46,6 +46,8 @@ export interface ModelRow {
   params: Omit<LlmRequest, "system" | "messages" | "tools">;
   response?: LlmResponse;
   failed?: EventOf<"llm.failed">["error"] & { retryInMs: number | null };
+  /** The process stopped during the call; a resume closed it (llm.interrupted) and asked again. */
+  interrupted?: true;
   cost: number | null;
   durationMs: number | null;
 }
@@ -280,6 +282,14 @@ function foldRun(events: readonly RunEvent[], systems: Interned<string>, toolSet
           row.seqs.push(event.seq);
           row.failed = { ...event.error, retryInMs: event.retryInMs };
           row.durationMs = Math.max(0, t - row.t);
+        }
+        break;
+      }
+      case "llm.interrupted": {
+        const row = openModel.get(`${event.step}:${event.attempt}`);
+        if (row) {
+          row.seqs.push(event.seq);
+          row.interrupted = true;
         }
         break;
       }

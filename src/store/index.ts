@@ -4,3 +4,4 @@ export { SqliteRunStore, STORE_SCHEMA_VERSION, DEFAULT_DB_PATH, type SqliteStore
 export { RunLog, type LogPayload, type RunLogOptions } from "./run-log.js";
 export { checkChain, chainLink, type ChainReport } from "./chain.js";
 export { DEFAULT_LEASE_MS, type LeaseHolder } from "./lease-holder.js";
+export { driveRun, familyRoot, type DriveLease } from "./lease-driver.js";

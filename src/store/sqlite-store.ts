@@ -75,7 +75,10 @@ export class SqliteRunStore implements RunStore {
   readonly #lastLink: Statement;
   readonly #chainRows: Statement | undefined;
   readonly #leases: Leases | undefined;
-  #lease: { runId: string; token: string; timer: NodeJS.Timeout; held: boolean } | undefined;
+  /** The runs this store's process drives, by the run at the top of each family. */
+  readonly #held = new Map<string, { runId: string; token: string; timer: NodeJS.Timeout; held: boolean }>();
+  /** The top of each run's family, as its run.started says (a fact that never changes). */
+  readonly #roots = new Map<string, string>();
   readonly #lastSeq: Statement;
   readonly #readFrom: Statement;
   readonly #listRuns: Statement;
@@ -187,7 +190,7 @@ export class SqliteRunStore implements RunStore {
     }
     const link = chainLink(known.link, body);
     try {
-      const lease = this.#lease;
+      const lease = this.#held.size > 0 ? this.#held.get(this.#rootOf(event)) : undefined;
       if (lease) {
         // Written only while this process still holds the run: a holder that lost it writes nothing.
         const written = (this.#insertLeased as Statement).run(event.runId, event.seq, event.type, body, link, lease.runId, lease.token);
@@ -305,7 +308,7 @@ export class SqliteRunStore implements RunStore {
   takeRun(runId: string, options: { ttlMs?: number; now?: () => number } = {}): RunLease {
     const leases = this.#leases;
     if (!leases || this.readonly) throw new StoreError("store_readonly", "a run can only be taken in a store opened for writing", { file: this.path });
-    if (this.#lease) throw new StoreError("store_corrupt", `this store already drives run ${this.#lease.runId}`, { file: this.path, runId });
+    if (this.#held.has(runId)) throw new StoreError("store_corrupt", `this store already drives run ${runId}`, { file: this.path, runId });
     const ttlMs = options.ttlMs ?? leaseMsFromEnv() ?? DEFAULT_LEASE_MS;
     const now = options.now ?? (() => Date.now());
     const token = `${hostname()}:${process.pid}:${randomUUID()}`;
@@ -320,7 +323,7 @@ export class SqliteRunStore implements RunStore {
     }, Math.max(50, Math.floor(ttlMs / 3)));
     timer.unref();
     const state = { runId, token, timer, held: true };
-    this.#lease = state;
+    this.#held.set(runId, state);
     return {
       runId,
       get held() {
@@ -328,11 +331,37 @@ export class SqliteRunStore implements RunStore {
       },
       release: () => {
         clearInterval(timer);
-        if (this.#lease === state) this.#lease = undefined;
+        if (this.#held.get(runId) === state) this.#held.delete(runId);
         if (state.held && this.#db.open) leases.release(runId, token);
         state.held = false;
       },
     };
+  }
+
+  /** Whether this store (this process) has taken the run and still holds it. */
+  drives(runId: string): boolean {
+    return this.#held.get(runId)?.held === true;
+  }
+
+  /** The run at the top of the family an event's run belongs to: whose lease guards its appends. */
+  #rootOf(event: RunEvent): string {
+    return this.#familyRoot(event.runId, event.type === "run.started" ? event : undefined);
+  }
+
+  #familyRoot(runId: string, started?: RunEvent): string {
+    const known = this.#roots.get(runId);
+    if (known !== undefined) return known;
+    let first = started;
+    if (!first) {
+      const body = (this.#readFrom.get(runId, 1, 1) as { body: string } | undefined)?.body;
+      first = body === undefined ? undefined : (JSON.parse(body) as RunEvent);
+    }
+    const parent = first?.type === "run.started" ? first.parent : undefined;
+    // A run with no start yet says nothing about its family: not cached, asked again next time.
+    if (!first) return runId;
+    const root = parent && parent.runId !== runId ? this.#familyRoot(parent.runId) : runId;
+    this.#roots.set(runId, root);
+    return root;
   }
 
   /** The live process driving a run, if any: what tells a crashed run from a running one. */
@@ -341,11 +370,11 @@ export class SqliteRunStore implements RunStore {
   }
 
   close(): void {
-    if (this.#lease) {
-      clearInterval(this.#lease.timer);
-      if (this.#lease.held && this.#db.open) this.#leases?.release(this.#lease.runId, this.#lease.token);
-      this.#lease = undefined;
+    for (const lease of this.#held.values()) {
+      clearInterval(lease.timer);
+      if (lease.held && this.#db.open) this.#leases?.release(lease.runId, lease.token);
     }
+    this.#held.clear();
     if (this.#db.open) this.#db.close();
   }
 }

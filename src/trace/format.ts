@@ -32,6 +32,8 @@ export function describeEvent(event: RunEvent): string {
     }
     case "llm.failed":
       return `step ${event.step} attempt ${event.attempt} failed: ${event.error.kind}: ${clip(event.error.message)}${event.retryInMs === null ? " (giving up)" : ` (retry in ${event.retryInMs} ms)`}`;
+    case "llm.interrupted":
+      return `step ${event.step} attempt ${event.attempt} interrupted: the process stopped during the call (the provider may have received it)`;
     case "tool.requested":
       return `${event.name}(${event.rawArgs !== undefined ? clip(event.rawArgs, 80) : clip(json(event.args), 80)}) ${event.callId}`;
     case "tool.started":

@@ -15,6 +15,7 @@ import { MemoryRunStore, SqliteRunStore } from "../../src/store/index.js";
 import { defineTool, type AnyTool } from "../../src/tools/index.js";
 import { runStatusScorer } from "../../scorers/run-status.js";
 import { echoTool, scriptedAgent, sleepTool, tempDir, testContext } from "../helpers.js";
+import { resumeEquivalent } from "../durability/equivalence.js";
 
 const injection = () =>
   new Guardrails({ input: { promptInjection: true, block: [] }, output: { block: [], warn: [], redact: [] } });
@@ -27,7 +28,11 @@ function crashedAt(events: readonly RunEvent[], cut: number): MemoryRunStore {
 }
 
 const shape = (events: readonly RunEvent[]) =>
-  events.map((event) => (event.type === "llm.started" || event.type === "llm.failed" || event.type === "llm.finished" ? `${event.type} ${event.step}/${event.attempt}` : event.type));
+  events.map((event) =>
+    event.type === "llm.started" || event.type === "llm.failed" || event.type === "llm.finished" || event.type === "llm.interrupted"
+      ? `${event.type} ${event.step}/${event.attempt}`
+      : event.type,
+  );
 
 async function runStatus(events: readonly RunEvent[], options: Record<string, unknown>) {
   const view = viewRun(events);
@@ -49,15 +54,20 @@ describe("resume equals the uninterrupted run", () => {
     expect(resumed.error).toBeUndefined();
   });
 
-  it("H: a crash inside a model call makes that attempt again under its logged marker: no second step 1 / attempt 1", async () => {
+  it("H: a crash inside a model call keeps that attempt, closed by llm.interrupted, and asks again as attempt 2", async () => {
     const agent = () => scriptedAgent({ responses: [{ text: "done" }] });
     const store = new MemoryRunStore();
     await AgentRun.start(agent(), { store, context: testContext(), runId: "r2" }).send("hi");
     const events = store.read("r2");
     const crashed = crashedAt(events, events.findIndex((event) => event.type === "llm.finished"));
     const outcome = await AgentRun.open(agent(), "r2", { store: crashed, context: testContext() }).resume();
-    expect(outcome.status).toBe("completed");
-    expect(shape(crashed.read("r2"))).toEqual(shape(events));
+    expect(outcome).toMatchObject({ status: "completed", output: "done" });
+    const resumed = crashed.read("r2");
+    expect(shape(resumed)).toEqual(["run.started", "message", "llm.started 1/1", "llm.interrupted 1/1", "llm.started 1/2", "llm.finished 1/2", "run.finished"]);
+    // The re-asked attempt sends the interrupted one's request, and is answered what it would have been.
+    const [first, second] = resumed.filter((event) => event.type === "llm.started");
+    expect(second?.request).toEqual(first?.request);
+    expect(shape(resumeEquivalent(crashed.readRaw("r2")).map((body) => JSON.parse(body) as RunEvent))).toEqual(shape(events));
   });
 
   it("H: attempt numbers continue from the log across a crash, and the retry budget is what the log left of it", async () => {
@@ -68,12 +78,20 @@ describe("resume equals the uninterrupted run", () => {
     expect(straight.error?.code).toBe("provider_server");
     const events = store.read("r3");
     expect(shape(events)).toEqual(["run.started", "message", "llm.started 1/1", "llm.failed 1/1", "llm.started 1/2", "llm.failed 1/2", "run.finished"]);
-    // A crash after each of the step's appends: the resume makes the attempts the straight run made, no more.
+    // A crash after each of the step's appends: the resume makes the attempts the straight run
+    // made, no more; an interrupted attempt uses none of the retry budget.
+    const expected: Record<number, string[]> = {
+      3: ["llm.started 1/1", "llm.interrupted 1/1", "llm.started 1/2", "llm.failed 1/2", "llm.started 1/3", "llm.failed 1/3"],
+      4: ["llm.started 1/1", "llm.failed 1/1", "llm.started 1/2", "llm.failed 1/2"],
+      5: ["llm.started 1/1", "llm.failed 1/1", "llm.started 1/2", "llm.interrupted 1/2", "llm.started 1/3", "llm.failed 1/3"],
+      6: ["llm.started 1/1", "llm.failed 1/1", "llm.started 1/2", "llm.failed 1/2"],
+    };
     for (const cut of [3, 4, 5, 6]) {
       const crashed = crashedAt(events, cut);
       const outcome = await AgentRun.open(agent(), "r3", { store: crashed, context: testContext() }).resume();
       expect(outcome.error?.code, `after seq ${cut}`).toBe("provider_server");
-      expect(shape(crashed.read("r3")), `after seq ${cut}`).toEqual(shape(events));
+      expect(shape(crashed.read("r3")).filter((type) => type.startsWith("llm.")), `after seq ${cut}`).toEqual(expected[cut]);
+      expect(shape(resumeEquivalent(crashed.readRaw("r3")).map((body) => JSON.parse(body) as RunEvent)), `after seq ${cut}`).toEqual(shape(events));
     }
   });
 

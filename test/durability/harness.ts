@@ -20,6 +20,7 @@ import { main } from "../../src/cli/main.js";
 import type { CliIO } from "../../src/cli/io.js";
 import type { RunEvent } from "../../src/contracts/index.js";
 import { SqliteRunStore } from "../../src/store/index.js";
+import { resumeEquivalent } from "./equivalence.js";
 
 export const root = resolve(import.meta.dirname, "../..");
 export const fixture = join(root, "test/durability/fixtures/crash");
@@ -156,7 +157,9 @@ export async function settle(ws: Workspace, db: string, runId: string): Promise<
 const MARKERS = new Set(["run.resumed", "tool.unknown_outcome", "tool.decided"]);
 
 /**
- * A log as the comparison sees it: without the resume markers (run.resumed, unknown outcomes,
+ * A log as the comparison sees it: the shared resume equivalence (interrupted model attempts
+ * and their `llm.interrupted` taken out, later attempts renumbered; ./equivalence.ts), then
+ * without the rest of the resume markers (run.resumed, unknown outcomes,
  * decisions and the pauses they caused, the second start marker of a re-run call), without
  * what differs between any two runs (at, durations), without what a skipped call's unknown
  * result changes (the requests the model is sent afterwards, and the call's own result).
@@ -165,7 +168,7 @@ export function normalize(bodies: readonly string[], skipped: ReadonlySet<string
   const seenStarts = new Set<string>();
   const out: unknown[] = [];
   let lastKept: RunEvent | undefined;
-  for (const body of bodies) {
+  for (const body of resumeEquivalent(bodies)) {
     const event = JSON.parse(body) as RunEvent & Record<string, unknown>;
     if (MARKERS.has(event.type)) continue;
     if (event.type === "run.paused" && event.pending.every((item) => item.unknownOutcome === true)) continue;
@@ -307,6 +310,19 @@ export async function trial(ws: Workspace, ref: Reference, index: number, random
       const event = JSON.parse(body) as RunEvent;
       if (event.type === "tool.finished" && NON_IDEMPOTENT.has(event.name) && counts.get(`${id} ${event.callId}`) !== 1) failures.push(`lost effect: ${id} ${event.callId}`);
     }
+  }
+  // An interrupted model call is closed and asked again as the next attempt, never under its old marker.
+  for (const [id, bodies] of after) {
+    const events = bodies.map((body) => JSON.parse(body) as RunEvent);
+    events.forEach((event, at) => {
+      if (event.type !== "llm.interrupted") return;
+      const closed = events.slice(0, at).findLast((earlier) => earlier.type === "llm.started");
+      const next = events.slice(at + 1).find((later) => later.type === "llm.started");
+      if (closed?.type !== "llm.started" || closed.attempt !== event.attempt) failures.push(`interrupted: run ${id} seq ${event.seq} closes no started attempt`);
+      if (next?.type !== "llm.started" || next.step !== event.step || next.attempt !== event.attempt + 1) failures.push(`interrupted: run ${id} seq ${event.seq} is not asked again as attempt ${event.attempt + 1}`);
+    });
+    const pending = events.at(-1);
+    if (pending?.type === "llm.started") failures.push(`interrupted: run ${id} ends on an open model call`);
   }
   // The final log equals the uninterrupted run's log, apart from the resume markers.
   const skipped = new Set(settled.decisions.filter((decision) => decision.endsWith(":skip")).map((decision) => decision.split(":")[0] as string));

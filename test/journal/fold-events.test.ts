@@ -57,6 +57,7 @@ describe("the state before any event", () => {
       lastSeq: 0,
       turns: 0,
       stepFailure: undefined,
+      stepAttempts: { last: 0, interrupted: 0 },
       inputBlocked: false,
       turnViews: [],
       toolCalls: [],

@@ -86,7 +86,9 @@ export class ScriptedModel implements LanguageModel {
   #pick(request: LlmRequest, options: GenerateOptions): ResponseEntry {
     // Every model call of this run took one entry, so `callIndex` entries are gone; the
     // conversation says which of them were rules (and in what context) and which responses.
-    const position = this.#positionFor(request, Math.max(0, options.callIndex - (options.attempt - 1)));
+    // Interrupted attempts took no entry: the next attempt is served what they would have got.
+    const failedBefore = options.attempt - 1 - (options.interrupted ?? 0);
+    const position = this.#positionFor(request, Math.max(0, options.callIndex - failedBefore));
     // Earlier attempts at this same request failed on the entries the script put there.
     while (position.consumed < options.callIndex && this.#next(position, request));
     const entry = this.#next(position, request);
