@@ -3,6 +3,7 @@
  * replay (load and verify, re-run the agent on the recording, compare), each against a floor
  * measured in the same process — gzip of the run's events.jsonl for capture, gunzip plus
  * JSON.parse of every line for replay. Targets: capture at most 3×, replay at most 5× the floor.
+ * Each figure is the median of BENCH_REPEAT samples after one untimed call (warm code).
  * Run: npm run bench -- bundle   (BENCH_EVENTS overrides the size, BENCH_REPEAT the repetitions)
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -24,9 +25,18 @@ function median(values: number[]): number {
 /** CPU time (user + system, all threads) of the last `timed` call's median sample: on a busy machine it leaves out the time spent waiting for a core. */
 const cpuOf = new Map<number, number>();
 
+/** The untimed first call of each `timed` measurement: the code's first run in the process, before the JIT has compiled it. */
+const firstOf = new Map<number, number>();
+
 async function timed(repeat: number, fn: () => unknown): Promise<number> {
   const samples: number[] = [];
   const cpu: number[] = [];
+  // One call first, not counted: every measurement (floors too) is of warm code, as the median
+  // of a few samples would otherwise be of code still being compiled (the agent loop's first
+  // replays in a process take twice their later time).
+  const coldStart = process.hrtime.bigint();
+  await fn();
+  const cold = Number(process.hrtime.bigint() - coldStart) / 1e6;
   for (let i = 0; i < repeat; i++) {
     const start = process.hrtime.bigint();
     const used = process.cpuUsage();
@@ -37,6 +47,7 @@ async function timed(repeat: number, fn: () => unknown): Promise<number> {
   }
   const wall = median(samples);
   cpuOf.set(wall, median(cpu));
+  firstOf.set(wall, cold);
   return wall;
 }
 
@@ -91,6 +102,7 @@ export async function benchBundle(): Promise<void> {
     console.log(`  in CPU time: capture ${(cpu(capture) / cpu(captureFloor)).toFixed(2)}×, replay ${(cpu(replay) / cpu(replayFloor)).toFixed(2)}× (medians ${cpu(capture).toFixed(1)}/${cpu(captureFloor).toFixed(1)} and ${cpu(replay).toFixed(1)}/${cpu(replayFloor).toFixed(1)} ms)`);
     // Context for the replay ratio: most of a replay is the agent loop running again (logging,
     // redaction, request keys), which the recorded run paid too; loading and verifying is the rest.
+    console.log(`  the first (untimed) replay in this process took ${(firstOf.get(replay) ?? Number.NaN).toFixed(2)} ms`);
     console.log(`  of which load and verify ${load.toFixed(2)} ms; the recorded run itself took ${runMs.toFixed(2)} ms (one run, scripted model)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
