@@ -33,11 +33,12 @@ export function immutableList<T>(items: readonly T[], grownFrom?: readonly T[]):
   Object.freeze(list);
   registered.add(list);
   if (grownFrom !== undefined && registered.has(grownFrom) && startsWith(list, grownFrom)) {
-    // Linked to the nearest list whose text was made: a conversation passes through lists no
-    // request ever wrote (one per event of a step), and a chain of those would keep every list
-    // of the run alive. So a list holds at most one earlier list.
-    const target = written.has(grownFrom) ? grownFrom : prefixes.get(grownFrom);
-    if (target !== undefined) prefixes.set(list, target);
+    // Linked to the nearest list something was derived from: a conversation passes through
+    // lists no request ever wrote (one per event of a step). Weakly: a link never keeps an
+    // earlier list alive (a chain of them would keep a whole run's lists); a list gone is only
+    // a continuation lost, and the text is made from the start.
+    const target = written.has(grownFrom) ? grownFrom : prefixes.get(grownFrom)?.deref();
+    if (target !== undefined) prefixes.set(list, new WeakRef(target));
   }
   return list;
 }
@@ -56,10 +57,10 @@ export function noteWritten(list: readonly unknown[]): void {
  * of starting over. Checked (the same items, in the same places), not taken on trust.
  */
 export function grownFrom(list: readonly unknown[]): readonly unknown[] | undefined {
-  return prefixes.get(list);
+  return prefixes.get(list)?.deref();
 }
 
-const prefixes = new WeakMap<readonly unknown[], readonly unknown[]>();
+const prefixes = new WeakMap<readonly unknown[], WeakRef<readonly unknown[]>>();
 
 function startsWith(list: readonly unknown[], prefix: readonly unknown[]): boolean {
   if (prefix.length > list.length) return false;
