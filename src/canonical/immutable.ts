@@ -4,9 +4,9 @@
  * conversation on every step; without this, every step re-serialised, re-hashed and re-redacted
  * every earlier message, and a run cost the square of its steps.
  *
- * Only `immutable` puts a value here, and it freezes the value and everything in it first: a
- * registered object cannot be changed afterwards (an assignment throws in strict code), so
- * nothing remembered about it can go stale. A value merely frozen by someone else is not
+ * Only `immutable` and `immutableList` put a value here, and they freeze it and everything in it
+ * first: a registered object cannot be changed afterwards (an assignment throws in strict code),
+ * so nothing remembered about it can go stale. A value merely frozen by someone else is not
  * registered — its insides may still change.
  */
 
