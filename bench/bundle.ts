@@ -3,6 +3,7 @@
  * replay (load and verify, re-run the agent on the recording, compare), each against a floor
  * measured in the same process — gzip of the run's events.jsonl for capture, gunzip plus
  * JSON.parse of every line for replay. Targets: capture at most 3×, replay at most 5× the floor.
+ * Each figure is the median of BENCH_REPEAT samples after one untimed call (warm code).
  * Run: npm run bench -- bundle   (BENCH_EVENTS overrides the size, BENCH_REPEAT the repetitions)
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,14 +22,33 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
+/** CPU time (user + system, all threads) of the last `timed` call's median sample: on a busy machine it leaves out the time spent waiting for a core. */
+const cpuOf = new Map<number, number>();
+
+/** The untimed first call of each `timed` measurement: the code's first run in the process, before the JIT has compiled it. */
+const firstOf = new Map<number, number>();
+
 async function timed(repeat: number, fn: () => unknown): Promise<number> {
   const samples: number[] = [];
+  const cpu: number[] = [];
+  // One call first, not counted: every measurement (floors too) is of warm code, as the median
+  // of a few samples would otherwise be of code still being compiled (the agent loop's first
+  // replays in a process take twice their later time).
+  const coldStart = process.hrtime.bigint();
+  await fn();
+  const cold = Number(process.hrtime.bigint() - coldStart) / 1e6;
   for (let i = 0; i < repeat; i++) {
     const start = process.hrtime.bigint();
+    const used = process.cpuUsage();
     await fn();
+    const spent = process.cpuUsage(used);
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+    cpu.push((spent.user + spent.system) / 1000);
   }
-  return median(samples);
+  const wall = median(samples);
+  cpuOf.set(wall, median(cpu));
+  firstOf.set(wall, cold);
+  return wall;
 }
 
 export async function benchBundle(): Promise<void> {
@@ -76,8 +96,13 @@ export async function benchBundle(): Promise<void> {
     console.log(`bundle: one run of ${lines.length} events (${jsonl.length} bytes of events.jsonl, bundle ${bytes.length} bytes), median of ${repeat}`);
     console.log(line("capture", capture, captureFloor, 3));
     console.log(line("replay", replay, replayFloor, 5));
+    // The same ratios in CPU time: the wall-clock ones move with how busy the machine is (other
+    // jobs on its cores); these mostly do not. Garbage collection on helper threads counts here.
+    const cpu = (value: number) => cpuOf.get(value) ?? Number.NaN;
+    console.log(`  in CPU time: capture ${(cpu(capture) / cpu(captureFloor)).toFixed(2)}×, replay ${(cpu(replay) / cpu(replayFloor)).toFixed(2)}× (medians ${cpu(capture).toFixed(1)}/${cpu(captureFloor).toFixed(1)} and ${cpu(replay).toFixed(1)}/${cpu(replayFloor).toFixed(1)} ms)`);
     // Context for the replay ratio: most of a replay is the agent loop running again (logging,
     // redaction, request keys), which the recorded run paid too; loading and verifying is the rest.
+    console.log(`  the first (untimed) replay in this process took ${(firstOf.get(replay) ?? Number.NaN).toFixed(2)} ms`);
     console.log(`  of which load and verify ${load.toFixed(2)} ms; the recorded run itself took ${runMs.toFixed(2)} ms (one run, scripted model)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

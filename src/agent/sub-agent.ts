@@ -37,3 +37,13 @@ export function subAgentDefinition(tool: SubAgentTool): AgentDefinition {
 export function childRunId(parentRunId: string, callId: string): string {
   return `${parentRunId}.${callId}`;
 }
+
+/**
+ * The n-th judge run (1-based) of a run: an LLM-judge scorer's question about it, asked by an
+ * eval after the run, as a run of its own whose parent is the judged run at call `judge_<n>`.
+ * The judged run's log does not name it (it was over when the judge was asked): capture finds
+ * it by this id and its parent link.
+ */
+export function judgeLink(runId: string, n: number): { runId: string; callId: string } {
+  return { runId: `${runId}.judge${n}`, callId: `judge_${n}` };
+}

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { childRunId } from "../agent/index.js";
+import { childRunId, judgeLink } from "../agent/index.js";
 import { sha256 } from "../canonical/index.js";
 import { loadConfig } from "../config/index.js";
 import type { RunEvent, RunStore } from "../contracts/index.js";
@@ -99,8 +99,9 @@ function lazyRun(run: BundleRun, lines: string[]): RunLines {
 }
 
 /**
- * The run and every child run it links to (sub-agents): depth first, each child right after
- * its parent, children in the order their calls started. The order of events.jsonl.
+ * The run and every child run it links to (sub-agents), then its judge runs: depth first, each
+ * child right after its parent, children in the order their calls started, judges in the order
+ * they were asked. The order of events.jsonl.
  */
 export function runFamily(store: RunStore, runId: string): RunLines[] {
   const out: RunLines[] = [];
@@ -117,6 +118,16 @@ export function runFamily(store: RunStore, runId: string): RunLines[] {
       seen.add(event.callId);
       const child = childRunId(id, event.callId);
       if (store.lastSeq(child) > 0) visit(child, { runId: id, callId: event.callId }, depth + 1);
+    }
+    // Its judge runs, which its log cannot name (they were asked after it), found by id and
+    // taken only when they name this run as their parent.
+    for (let n = 1; ; n++) {
+      const judge = judgeLink(id, n);
+      const first = store.lastSeq(judge.runId) > 0 ? store.readRaw(judge.runId, 1, 1)[0] : undefined;
+      if (first === undefined) break;
+      const started = parseEvent(first, { runId: judge.runId, seq: 1 });
+      if (started.type !== "run.started" || started.parent?.runId !== id || started.parent.callId !== judge.callId) break;
+      visit(judge.runId, { runId: id, callId: judge.callId }, depth + 1);
     }
   };
   visit(runId, undefined, 0);

@@ -83,6 +83,23 @@ export function entryNameProblem(name: string): string | undefined {
 }
 
 /**
+ * Whether parsed JSON nests arrays and objects deeper than `limit` (as `jsonDepthExceeds`
+ * counts it in the text). For values already parsed: V8's JSON.parse keeps its own stack, so
+ * parsing a hostile document first is safe, and a walk of the value is cheaper than reading
+ * the text again. It looks no deeper than `limit`, so its own recursion is bounded.
+ */
+export function valueDepthExceeds(value: unknown, limit: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (limit === 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (valueDepthExceeds(item, limit - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (valueDepthExceeds((value as Record<string, unknown>)[key], limit - 1)) return true;
+  return false;
+}
+
+/**
  * The deepest nesting of arrays and objects in JSON text, read without parsing it, so a
  * hostile document cannot exhaust the stack of a parser or a validator first. Stops early
  * once `limit` is passed.

@@ -4,7 +4,7 @@ import { sha256 } from "../canonical/index.js";
 import type { EventOf, RunEvent } from "../contracts/index.js";
 import { parseCassette } from "../cassette/index.js";
 import { BundleError, EventFormatError, RetraceError, type BundleErrorCode } from "../errors/index.js";
-import { checkStoredBody } from "../journal/index.js";
+import { StoredLineChecker } from "../journal/index.js";
 import { readTarGz } from "./archive.js";
 import {
   BUNDLE_FORMAT,
@@ -15,6 +15,7 @@ import {
   FILES_PREFIX,
   INPUT_ENTRY,
   jsonDepthExceeds,
+  valueDepthExceeds,
   MANIFEST_ENTRY,
   ManifestSchema,
   type BundleLimits,
@@ -171,18 +172,24 @@ function readRuns(manifest: Manifest, data: Buffer, limits: BundleLimits): Bundl
   for (const declared of manifest.runs) {
     if (byId.has(declared.runId)) throw new BundleError("bundle_mismatch", `run ${declared.runId} is listed twice`, { entry: MANIFEST_ENTRY });
     const run: BundledRun = { runId: declared.runId, ...(declared.parent ? { parent: declared.parent } : {}), lines: [], events: [], started: undefined as never };
+    // One pass over the run's lines: each model call's conversation is read once, not once per later call.
+    const checker = new StoredLineChecker();
     for (let seq = 1; seq <= declared.events; seq++, index++) {
       const line = lines[index];
       const place = { entry: EVENTS_ENTRY, path: `line ${index + 1}` };
       if (line === undefined) throw new BundleError("bundle_mismatch", `the manifest says run ${declared.runId} has ${declared.events} events; the log ends first`, place);
-      if (jsonDepthExceeds(line, limits.maxJsonDepth)) throw new BundleError("bundle_content", `an event nested deeper than ${limits.maxJsonDepth} levels`, place);
-      let event: RunEvent;
+      let checked: { event: RunEvent; fresh: RunEvent };
       try {
-        event = checkStoredBody(line);
+        // Checked before its depth: parsing and the event schema hold up against any nesting
+        // (no schema of an event recurses), and what was parsed anew holds what the line nests
+        // (the rest was walked in an earlier line, at the same place).
+        checked = checker.check(line);
       } catch (error) {
         if (error instanceof EventFormatError) throw new BundleError("bundle_content", `a malformed event: ${error.message}`, { ...place, ...error.place, entry: EVENTS_ENTRY });
         throw error;
       }
+      const event = checked.event;
+      if (valueDepthExceeds(checked.fresh, limits.maxJsonDepth)) throw new BundleError("bundle_content", `an event nested deeper than ${limits.maxJsonDepth} levels`, place);
       if (event.runId !== declared.runId || event.seq !== seq) {
         throw new BundleError("bundle_mismatch", `expected run ${declared.runId} seq ${seq}, found run ${event.runId} seq ${event.seq}`, place);
       }

@@ -1,4 +1,5 @@
 import { CanonicalJsonError } from "../errors/index.js";
+import { grownFrom, isImmutable, noteWritten } from "./immutable.js";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -19,9 +20,10 @@ export function canonicalJson(value: unknown): string {
 /**
  * A value as canonical JSON will write it: a fresh copy of plain data, equal to what `JSON.parse`
  * of the canonical text gives (undefined properties left out, -0 as 0), sharing nothing with
- * `value` but strings, which are immutable. A writer can validate and keep the copy instead of
+ * `value` but strings and values registered `immutable` (which can never change, and hold
+ * nothing a reader of the text would not). A writer can validate and keep the copy instead of
  * parsing its own bytes back, and write it with `canonicalText`; no big text is copied to learn
- * that it can be stored.
+ * that it can be stored, and an immutable part's text is made once, however often it is written.
  */
 export interface CanonicalCopy {
   readonly copy: unknown;
@@ -30,7 +32,10 @@ export interface CanonicalCopy {
    * cannot hold in sorted order: its copy is parsed from the general writer's text.
    */
   readonly sorted: boolean;
-  /** It holds a string long enough for the writer to splice in rather than copy. */
+  /**
+   * It holds a string long enough for the writer to splice in rather than copy, or an immutable
+   * part whose text is known: the writer splices those texts in.
+   */
   readonly big: boolean;
 }
 
@@ -48,10 +53,10 @@ export function canonicalText(form: CanonicalCopy): string {
 /** canonicalJson's walk; `parse` asks for a copy also of a value only the general writer can write. */
 function canonicalForm(value: unknown, parse: boolean): CanonicalCopy & { text?: string } {
   const path: (string | number)[] = [];
-  const bigBefore = bigStrings;
+  const splicedBefore = splicedParts;
   try {
     const copy = sortedCopy(value, path, 0);
-    if (copy !== INDEX_KEY) return { copy, sorted: true, big: bigStrings !== bigBefore };
+    if (copy !== INDEX_KEY) return { copy, sorted: true, big: splicedParts !== splicedBefore };
     path.length = 0;
     const text = write(value, path, 0);
     return { copy: parse ? (JSON.parse(text) as unknown) : undefined, sorted: false, big: false, text };
@@ -71,8 +76,11 @@ const SPLICE_LENGTH = 64 * 1024;
 /** What JSON.stringify would escape in a string (surrogates conservatively: only lone ones are). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-/** Counts long strings the walk met; a counter, not a flag, so that a nested walk cannot reset it. */
-let bigStrings = 0;
+/**
+ * Counts what the walk met that the writer splices in (long strings, immutable parts); a
+ * counter, not a flag, so that a nested walk cannot reset it.
+ */
+let splicedParts = 0;
 
 const MAX_DEPTH = 512;
 
@@ -98,11 +106,20 @@ function sortedCopy(value: unknown, path: (string | number)[], depth: number): u
   if (typeof value !== "object" || value === null) {
     check(value);
     // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent for the text, the count only picks the writer
-    if (typeof value === "string" && value.length >= SPLICE_LENGTH) bigStrings++;
+    if (typeof value === "string" && value.length >= SPLICE_LENGTH) splicedParts++;
     // JSON writes -0 as 0: the copy holds what a reader of the text will hold.
     return value === 0 ? 0 : value;
   }
   if (depth >= MAX_DEPTH) throw new Refusal(`the value contains a cycle (or nests deeper than ${MAX_DEPTH} levels)`);
+  if (isImmutable(value)) {
+    // Shared, not copied: it can never change, and its text is known. One that a reader of the
+    // text would not get back as it is (an undefined property, a -0, an index key) is copied.
+    const known = knownText(value, path);
+    if (known.exact && depth + known.height < MAX_DEPTH) {
+      splicedParts++;
+      return value;
+    }
+  }
   if (Array.isArray(value)) {
     // Stryker disable next-line ArrayDeclaration: equivalent, the length is only preallocation; every index is assigned in order
     const copy: unknown[] = new Array(value.length);
@@ -178,6 +195,11 @@ function write(value: unknown, path: (string | number)[], depth: number): string
   // A depth bound instead of an ancestor set: it costs nothing per node, and only a cycle (or
   // absurd nesting that no log should hold) gets this deep.
   if (depth >= MAX_DEPTH) throw new Refusal(`the value contains a cycle (or nests deeper than ${MAX_DEPTH} levels)`);
+  if (isImmutable(object)) {
+    const known = knownText(object, path);
+    // Placed so deep that its own nesting crosses the bound: the walk below refuses it at the same place.
+    if (depth + known.height < MAX_DEPTH) return known.text;
+  }
   let out: string;
   if (Array.isArray(object)) {
     out = "[";
@@ -206,6 +228,90 @@ function write(value: unknown, path: (string | number)[], depth: number): string
     out += "}";
   }
   return out;
+}
+
+/** What is known of an immutable value, made the first time it is written. */
+interface Known {
+  text: string;
+  /** How deep its deepest object or array is below it (0: none is). */
+  height: number;
+  /** JSON.parse of the text gives back an equal value with the same keys (no undefined property, no -0, no index key). */
+  exact: boolean;
+  /**
+   * An array's text without its closing bracket: a list grown from this one continues it (a
+   * rope, so nothing is copied — slicing the bracket off would copy the whole conversation).
+   */
+  open?: string;
+}
+
+const knownTexts = new WeakMap<object, Known>();
+
+function knownText(value: object, path: (string | number)[]): Known {
+  let known = knownTexts.get(value);
+  if (known === undefined) {
+    known = describe(value, path);
+    knownTexts.set(value, known);
+  }
+  return known;
+}
+
+/**
+ * The text `write` gives for an immutable value, with its height and exactness. Its parts are
+ * immutable too (registration is deep), so each is described once and reused; the walk visits
+ * keys in the writer's order, so a refusal names the place the writer would.
+ */
+function describe(value: object, path: (string | number)[]): Known {
+  let height = 0;
+  let exact = true;
+  const part = (item: unknown): string => {
+    if (typeof item === "object" && item !== null) {
+      const known = knownText(item, path);
+      height = Math.max(height, known.height + 1);
+      exact &&= known.exact;
+      return known.text;
+    }
+    if (Object.is(item, -0)) exact = false;
+    return write(item, path, 0);
+  };
+  let out: string;
+  if (Array.isArray(value)) {
+    // A list grown from one whose text is known (a conversation one step on) continues that text.
+    const earlier = grownFrom(value);
+    const known = earlier ? knownTexts.get(earlier) : undefined;
+    let from = 0;
+    out = "[";
+    if (earlier && known?.open !== undefined) {
+      from = earlier.length;
+      height = known.height;
+      exact = known.exact;
+      out = known.open;
+    }
+    for (let i = from; i < value.length; i++) {
+      path.push(i);
+      if (!(i in value)) throw new Refusal("a sparse array hole cannot be represented in JSON");
+      out += (i > 0 ? "," : "") + part(value[i]);
+      path.pop();
+    }
+    noteWritten(value);
+    return { text: `${out}]`, height, exact, open: out };
+  } else {
+    checkPlain(value);
+    const record = value as Record<string, unknown>;
+    out = "{";
+    let first = true;
+    for (const key of Object.keys(record).sort()) {
+      const item = record[key];
+      const code = key.charCodeAt(0);
+      if (item === undefined || (code >= 48 && code <= 57) || key === "__proto__") exact = false;
+      if (item === undefined) continue;
+      path.push(key);
+      out += (first ? "" : ",") + JSON.stringify(key) + ":" + part(item);
+      path.pop();
+      first = false;
+    }
+    out += "}";
+  }
+  return { text: out, height, exact };
 }
 
 /** Parses JSON text and re-emits it canonically. */

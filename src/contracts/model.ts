@@ -150,6 +150,10 @@ export interface LanguageModel {
    * its provider and model.
    */
   readonly identity?: ModelIdentity;
+  /**
+   * The request's conversation is the run's own (frozen): its list and messages are read, never
+   * edited — an edit throws a TypeError. A model that needs another conversation builds one.
+   */
   generate(request: LlmRequest, options: GenerateOptions): Promise<LlmResponse>;
 }
 

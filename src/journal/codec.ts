@@ -1,8 +1,8 @@
-import { canonicalCopy, canonicalJson, canonicalText, isCanonicalTextOf, type CanonicalCopy } from "../canonical/index.js";
+import { canonicalCopy, canonicalJson, canonicalText, grownFrom, isCanonicalTextOf, isImmutable, type CanonicalCopy } from "../canonical/index.js";
 import { CanonicalJsonError, EventFormatError, type ErrorPlace } from "../errors/index.js";
-import { EVENT_FORMAT_VERSION, LlmFinishedSchema, RunEventSchema, type RunEvent, type RunEventType } from "../contracts/index.js";
+import { EVENT_FORMAT_VERSION, LlmFinishedSchema, LlmRequestSchema, MessageSchema, RunEventSchema, type Message, type RunEvent, type RunEventType } from "../contracts/index.js";
 import { checkedParse } from "../contracts/checked-parse.js";
-import type { z } from "zod";
+import { z } from "zod";
 
 /**
  * The one serialisation of an event: its canonical JSON. Both stores keep exactly these bytes
@@ -124,12 +124,63 @@ const PAYLOAD_SCHEMAS = new Map(
 );
 
 /**
+ * Conversation messages already checked: immutable ones (the run state's, see `immutable`) that
+ * the message schema accepted and gives back unchanged. The conversation is the one part of a
+ * payload that repeats — every `llm.started` holds all of it — so each message is checked
+ * once, and the events share it instead of holding a copy each.
+ */
+const checkedMessages = new WeakSet<object>();
+
+function isCheckedMessage(value: unknown): boolean {
+  if (checkedMessages.has(value as object)) return true;
+  if (!isImmutable(value)) return false;
+  const parsed = checkedParse(MessageSchema, value);
+  // The schema drops keys it does not know: such a message is not what its event would hold.
+  if (!parsed.success || canonicalJson(parsed.data) !== canonicalJson(value)) return false;
+  checkedMessages.add(value);
+  return true;
+}
+
+/** Immutable conversation lists whose every message is checked. */
+const checkedLists = new WeakSet<object>();
+
+/** Every message is checked; a list grown from a checked one checks only what it added. */
+function isCheckedConversation(list: unknown): boolean {
+  if (!Array.isArray(list)) return false;
+  if (checkedLists.has(list)) return true;
+  const immutableList = isImmutable(list);
+  const earlier = immutableList ? grownFrom(list) : undefined;
+  const from = earlier !== undefined && checkedLists.has(earlier) ? earlier.length : 0;
+  for (let index = from; index < list.length; index++) if (!isCheckedMessage(list[index])) return false;
+  if (immutableList) checkedLists.add(list);
+  return true;
+}
+
+/**
+ * Per type, a schema that takes checked messages as they are (only `llm.started` holds any).
+ * A payload it refuses is checked by the type's own schema, which gives its result and its
+ * error: the shortcut decides nothing, it only skips work already done.
+ */
+const SHORTCUT_SCHEMAS = new Map<RunEventType, Schema>([
+  [
+    "llm.started",
+    (PAYLOAD_SCHEMAS.get("llm.started") as unknown as z.ZodObject).extend({
+      // One check of the whole list: a schema per message costs more than the check itself.
+      request: LlmRequestSchema.extend({ messages: z.custom<Message[]>(isCheckedConversation) }),
+    }),
+  ],
+]);
+
+/**
  * Checks one payload as the stores would check the event it becomes: canonical JSON can hold
  * it unchanged, and it matches its type's schema. Reads no clock and keeps nothing, so a
  * writer can learn whether an outcome can be stored before it commits to it.
  */
 export function preparePayload(payload: { type: RunEventType }, place: ErrorPlace = {}): PreparedPayload {
   const form = canonical(() => canonicalCopy(payload), place) as PreparedPayload["form"];
+  const shortcut = SHORTCUT_SCHEMAS.get(payload.type);
+  const quick = shortcut ? checkedParse(shortcut, form.copy) : undefined;
+  if (quick?.success) return { type: payload.type, form, data: quick.data as Record<string, unknown> };
   const schema = PAYLOAD_SCHEMAS.get(payload.type);
   // An unknown type: the event schema names the problem as a store would.
   const data = (schema ? checkSchema(schema, form.copy, place) : checkSchema(RunEventSchema, form.copy, place)) as Record<string, unknown>;

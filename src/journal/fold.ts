@@ -2,7 +2,7 @@
  * fold(events) → RunState: the only way Retrace learns a run's state. Pure, total on any
  * prefix of a valid log (a crash can cut a log anywhere), and deterministic.
  */
-import { canonicalJson } from "../canonical/index.js";
+import { canonicalJson, immutable, immutableList } from "../canonical/index.js";
 import type { ErrorInfo, RunEvent, RunStatus, EventOf, GuardrailView, RetrievalView, ToolCallView, TurnView } from "../contracts/index.js";
 import { addUsage, emptyUsage, type AssistantMessage, type Message, type Usage } from "../contracts/index.js";
 
@@ -182,11 +182,23 @@ export function fold(events: readonly RunEvent[], from: RunState = initialState(
   try {
     const draft: RunState = { ...from };
     for (const event of events) apply(draft, event);
+    // The conversation as a whole is immutable too: a request holds the list itself, and its
+    // text (and redacted form) is then made once per list, not walked message by message again.
+    if (draft.messages !== from.messages) draft.messages = immutableList(draft.messages, from.messages) as Message[];
     return Object.freeze(draft);
   } finally {
     owned = outer;
     callIndex = outerIndex;
   }
+}
+
+/**
+ * A conversation message, immutable from here on: every later request sends it again, and its
+ * canonical text and redacted form are then made once, not once per step (see `immutable`).
+ * Nothing may edit a message of the state; a changed conversation is a new list.
+ */
+function message<M extends Message>(value: M): M {
+  return immutable(value);
 }
 
 /** What the model is told about a call whose outcome a person chose not to find out by running it again. */
@@ -248,7 +260,7 @@ function settle(s: RunState, event: { callId: string; name: string }, content: s
   const { callId, name } = event;
   s.pendingCalls = without(s.pendingCalls, (call) => call.callId === callId);
   s.pendingApprovals = without(s.pendingApprovals, (approval) => approval.callId === callId);
-  s.messages = appended<Message>(s.messages, { role: "tool", toolCallId: callId, name, content, isError });
+  s.messages = appended<Message>(s.messages, message({ role: "tool", toolCallId: callId, name, content, isError }));
 }
 
 function setPhase(s: RunState, callId: string, phase: PendingCall["phase"]): void {
@@ -278,7 +290,7 @@ function apply(s: RunState, event: RunEvent): void {
       s.stepAttempts = NO_ATTEMPTS;
       s.inputBlocked = blocked;
       // A blocked input never enters the conversation: no later request may see it.
-      if (!blocked) s.messages = appended<Message>(s.messages, { role: "user", content: event.content });
+      if (!blocked) s.messages = appended<Message>(s.messages, message({ role: "user", content: event.content }));
       return;
     }
     case "llm.started":
@@ -299,7 +311,8 @@ function apply(s: RunState, event: RunEvent): void {
       const assistant: AssistantMessage = {
         role: "assistant",
         content: event.response.text,
-        toolCalls: event.response.toolCalls,
+        // Its own objects: the message is frozen, the event is not this fold's to freeze.
+        toolCalls: event.response.toolCalls.map((call) => ({ ...call })),
       };
       changeTurn(s, { steps: s.turnSteps + 1 });
       s.pendingLlm = undefined;
@@ -310,7 +323,7 @@ function apply(s: RunState, event: RunEvent): void {
       s.turnSteps += 1;
       s.usage = addUsage(s.usage, event.response.usage);
       s.cost = s.cost === null || event.cost === null ? null : s.cost + event.cost;
-      s.messages = appended<Message>(s.messages, assistant);
+      s.messages = appended<Message>(s.messages, message(assistant));
       s.output = event.response.text;
       return;
     }

@@ -1,4 +1,5 @@
-import { digest, frozenDigest } from "../canonical/index.js";
+import { createHash, type Hash } from "node:crypto";
+import { canonicalJson, digest, frozenDigest, grownFrom, isImmutable, noteWritten } from "../canonical/index.js";
 import type { LlmRequest, ModelIdentity } from "../contracts/index.js";
 import { isSecretKey } from "../redaction/index.js";
 
@@ -21,7 +22,60 @@ export function requestKey(model: ModelIdentity, request: LlmRequest): string {
   };
   const headers = model.headers && Object.keys(model.headers).length > 0 ? lowerCased(model.headers) : undefined;
   // Absent headers add nothing, so the keys of models that send none are what they always were.
-  return digest({ provider: model.provider, endpoint: endpointOf(model.baseUrl), request: sent, ...(headers ? { headers } : {}) });
+  const keyed = { provider: model.provider, endpoint: endpointOf(model.baseUrl), request: sent, ...(headers ? { headers } : {}) };
+  return isImmutable(request.messages) && conversationFirst(sent) ? conversationDigest(keyed, request.messages) : digest(keyed);
+}
+
+/** Whether nothing but a number (maxTokens) comes before the messages in the request's canonical text. */
+function conversationFirst(sent: Record<string, unknown>): boolean {
+  for (const key of Object.keys(sent)) {
+    if (key >= "messages") continue;
+    if (key !== "maxTokens" || (sent[key] !== undefined && typeof sent[key] !== "number")) return false;
+  }
+  return true;
+}
+
+/**
+ * The digest of a key whose conversation is an immutable list: the same digest as `digest`,
+ * but the hash of everything up to the conversation's last message is kept with the list, so
+ * the next step (a list grown from this one) hashes only its new messages, not the whole
+ * conversation again.
+ *
+ * The key's canonical text is `before` + the messages + `after`, where `before` and `after`
+ * are the text of the key with no messages cut at its `"messages":[]`: keys are sorted, and
+ * only the endpoint, headers and provider (strings, whose quotes are escaped) and the request's
+ * maxTokens (a number) come before it, so the first such key is the request's.
+ */
+function conversationDigest(keyed: { request: Record<string, unknown> }, messages: readonly unknown[]): string {
+  const skeleton = canonicalJson({ ...keyed, request: { ...keyed.request, messages: [] } });
+  const at = skeleton.indexOf(EMPTY_CONVERSATION);
+  // Stryker disable next-line ConditionalExpression: defensive, every key holds its request's messages
+  if (at < 0) return digest(keyed);
+  const before = skeleton.slice(0, at + EMPTY_CONVERSATION.length - 1);
+  const hash = conversationHash(before, messages);
+  return hash.copy().update(skeleton.slice(at + EMPTY_CONVERSATION.length - 1)).digest("hex");
+}
+
+const EMPTY_CONVERSATION = '"messages":[]';
+
+/** Per conversation list, the hash of each `before` text followed by the list's messages (without the closing bracket). */
+const conversationHashes = new WeakMap<readonly unknown[], Map<string, Hash>>();
+
+function conversationHash(before: string, messages: readonly unknown[]): Hash {
+  let byBefore = conversationHashes.get(messages);
+  const known = byBefore?.get(before);
+  if (known) return known;
+  const earlier = grownFrom(messages);
+  const start = earlier ? conversationHashes.get(earlier)?.get(before) : undefined;
+  const hash = start ? start.copy() : createHash("sha256").update(before);
+  for (let index = start ? (earlier as readonly unknown[]).length : 0; index < messages.length; index++) hash.update(`${index > 0 ? "," : ""}${canonicalJson(messages[index])}`);
+  if (!byBefore) {
+    byBefore = new Map();
+    conversationHashes.set(messages, byBefore);
+  }
+  byBefore.set(before, hash);
+  noteWritten(messages);
+  return hash;
 }
 
 /**

@@ -17,13 +17,24 @@ export interface RateLimitSettings {
  */
 export class RateLimiter {
   readonly #settings: RateLimitSettings;
-  readonly #started: { name: string; at: number }[];
+  readonly #events: readonly RunEvent[];
   readonly #now: number;
+  /** Read from the log on the first check: an agent with no limit never scans its log (once per tool batch, it made a run quadratic). */
+  #counted: { name: string; at: number }[] | undefined;
+  readonly #admitted: string[] = [];
 
   constructor(settings: RateLimitSettings, events: readonly RunEvent[], now: number) {
     this.#settings = settings;
     this.#now = now;
-    this.#started = events.flatMap((event) => (event.type === "tool.started" ? [{ name: event.name, at: Date.parse(event.at) }] : []));
+    this.#events = events;
+  }
+
+  get #started(): { name: string; at: number }[] {
+    if (!this.#counted) {
+      this.#counted = this.#events.flatMap((event) => (event.type === "tool.started" ? [{ name: event.name, at: Date.parse(event.at) }] : []));
+      for (const name of this.#admitted) this.#counted.push({ name, at: this.#now });
+    }
+    return this.#counted;
   }
 
   /** A reason the call is over a limit, or undefined. */
@@ -41,6 +52,7 @@ export class RateLimiter {
 
   /** Counts a call admitted in this batch. */
   count(name: string): void {
-    this.#started.push({ name, at: this.#now });
+    if (this.#counted) this.#counted.push({ name, at: this.#now });
+    else this.#admitted.push(name);
   }
 }

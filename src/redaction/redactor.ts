@@ -1,6 +1,7 @@
 import { MAY_LOOK_SECRET, REDACTION, SECRET_PATTERNS, SECRET_STARTS } from "./patterns.js";
 import { searchable } from "./scrub.js";
 import { setOwn } from "./by-key.js";
+import { grownFrom, immutable, isImmutable } from "../canonical/index.js";
 
 export interface RedactionSettings {
   /** Known secret values (API keys the config names, provider variables): removed wherever they appear. */
@@ -30,6 +31,13 @@ export interface Redactor {
    * text is passed on at once.
    */
   cut(text: string): number;
+}
+
+/** Sets a key of a redacted copy: two keys that differ only in a secret would collide, so the later ones are numbered. */
+function put(out: Record<string, unknown>, key: string, item: unknown): void {
+  let name = key;
+  for (let n = 2; Object.hasOwn(out, name); n++) name = `${key}#${n}`;
+  setOwn(out, name, item);
 }
 
 /** How far back the start of a credential-looking text still holds a stream's tail back. */
@@ -109,8 +117,33 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
     return once(current) === current ? current : REDACTION;
   };
 
+  // An immutable value is redacted once per redactor: a conversation's messages are sent, and
+  // logged, again on every step. What it becomes is immutable too (it is handed out each time).
+  const redactedOnce = new WeakMap<object, unknown>();
+
   const value = (node: unknown): unknown => {
     if (typeof node === "string") return text(node);
+    if (isImmutable(node)) {
+      let redacted = redactedOnce.get(node);
+      if (redacted === undefined) {
+        redacted = immutable(Array.isArray(node) ? list(node) : walk(node));
+        redactedOnce.set(node, redacted);
+      }
+      return redacted;
+    }
+    return walk(node);
+  };
+
+  // A conversation one step on: when the list it grew from held nothing to remove, only the
+  // messages it added are looked at.
+  const list = (node: readonly unknown[]): unknown => {
+    const earlier = grownFrom(node);
+    if (earlier === undefined || redactedOnce.get(earlier) !== earlier) return walk(node);
+    for (let index = earlier.length; index < node.length; index++) if (value(node[index]) !== node[index]) return walk(node);
+    return node;
+  };
+
+  const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) {
       let copy: unknown[] | undefined;
       node.forEach((item, index) => {
@@ -130,12 +163,6 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
   const record = (node: Record<string, unknown>, except: string | undefined): Record<string, unknown> => {
     const keys = Object.keys(node);
     let out: Record<string, unknown> | undefined;
-    const put = (key: string, item: unknown) => {
-      // Two keys that differ only in a secret would collide: number the later ones.
-      let name = key;
-      for (let n = 2; Object.hasOwn(out as object, name); n++) name = `${key}#${n}`;
-      setOwn(out as Record<string, unknown>, name, item);
-    };
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index] as string;
       const item = node[key];
@@ -143,9 +170,9 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
       const redacted = key === except ? item : value(item);
       if (!out && (redactedKey !== key || redacted !== item)) {
         out = {};
-        for (const earlier of keys.slice(0, index)) put(earlier, node[earlier]);
+        for (const earlier of keys.slice(0, index)) put(out, earlier, node[earlier]);
       }
-      if (out) put(redactedKey, redacted);
+      if (out) put(out, redactedKey, redacted);
     }
     return out ?? node;
   };

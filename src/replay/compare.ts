@@ -1,5 +1,6 @@
 import type { EventOf, RunEvent, RunStore } from "../contracts/index.js";
-import { canonicalJson, sha256 } from "../canonical/index.js";
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../canonical/index.js";
 import { linesOfType, linesOfTypes, runFamily, type RunLines } from "../bundle/index.js";
 
 export interface FamilyLog {
@@ -11,8 +12,10 @@ export interface FamilyLog {
 
 export function familyLog(store: RunStore, runId: string): FamilyLog {
   const runs = store.lastSeq(runId) > 0 ? runFamily(store, runId) : [];
-  const body = runs.flatMap((run) => run.lines.map((line) => `${line}\n`)).join("");
-  return { runs, sha256: sha256(body), events: runs.reduce((sum, run) => sum + run.lines.length, 0) };
+  // Hashed line by line: the whole events.jsonl is never built as one string to learn its digest.
+  const hash = createHash("sha256");
+  for (const run of runs) for (const line of run.lines) hash.update(line).update("\n");
+  return { runs, sha256: hash.digest("hex"), events: runs.reduce((sum, run) => sum + run.lines.length, 0) };
 }
 
 interface Placed {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { RetrievedChunk, ToolSpec } from "../contracts/index.js";
+import { immutable, immutableList } from "../canonical/index.js";
 
 export type Risk = "safe" | "moderate" | "destructive";
 
@@ -141,10 +142,24 @@ const specLists = new WeakMap<readonly AnyTool[], readonly ToolSpec[]>();
 export function toolSpecs(tools: readonly AnyTool[]): readonly ToolSpec[] {
   let specs = specLists.get(tools);
   if (!specs) {
-    specs = tools.map(toolSpec);
+    specs = immutableSpecs(tools.map(toolSpec));
     specLists.set(tools, specs);
   }
   return specs;
+}
+
+/**
+ * The specs as an immutable copy (see `immutable`): a request's tool list is then written,
+ * redacted and checked from what is known of it, not walked again on every step. A copy, so
+ * that a tool's own parameter schema is not frozen under it; specs that are not plain data
+ * (which no request can carry anyway) are left as they are.
+ */
+function immutableSpecs(specs: ToolSpec[]): readonly ToolSpec[] {
+  try {
+    return immutableList(specs.map((spec) => immutable(structuredClone(spec))));
+  } catch {
+    return specs;
+  }
 }
 
 /** Any tool, whatever its argument and result types. */

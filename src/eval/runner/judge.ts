@@ -3,7 +3,7 @@
  * linked to the case's run as its parent, so it is recorded and replayable and stays out of
  * the case's own log.
  */
-import { AgentRun, type AgentDefinition } from "../../agent/index.js";
+import { AgentRun, judgeLink, type AgentDefinition } from "../../agent/index.js";
 import type { RunContext } from "../../context/index.js";
 import { errorMessage, EvalDefinitionError } from "../../errors/index.js";
 import type { JudgeAnswer, JudgeRequest, JudgeService, LanguageModel, RunStore } from "../../contracts/index.js";
@@ -38,6 +38,7 @@ export function judgeService(
       count++;
       // The judge is a run of its own, linked to the case's run: recorded, replayable, and out
       // of the case's log (whose fold would otherwise count the judge's steps as the agent's).
+      const link = judgeLink(run.runId, count);
       const judgeRun = AgentRun.start(
         {
           name: `judge:${request.label}`,
@@ -48,7 +49,7 @@ export function judgeService(
           ...(agent.maxRetries !== undefined ? { maxRetries: agent.maxRetries } : {}),
           ...(agent.cost ? { cost: agent.cost } : {}),
         },
-        { store, context, runId: `${run.runId}.judge${count}`, parent: { runId: run.runId, callId: `judge_${count}` } },
+        { store, context, runId: link.runId, parent: { runId: run.runId, callId: link.callId } },
       );
       judgeRuns.push(judgeRun.runId);
       // A model the eval file built is its own to account for; a script the runner loaded is checked.

@@ -1,0 +1,98 @@
+/**
+ * Values that can never change, known by identity, so that what is derived from one (its
+ * canonical text, its redacted form) is derived once and kept. An agent sends its whole
+ * conversation on every step; without this, every step re-serialised, re-hashed and re-redacted
+ * every earlier message, and a run cost the square of its steps.
+ *
+ * Only `immutable` and `immutableList` put a value here, and they freeze it and everything in it
+ * first: a registered object cannot be changed afterwards (an assignment throws in strict code),
+ * so nothing remembered about it can go stale. A value merely frozen by someone else is not
+ * registered — its insides may still change.
+ */
+
+const registered = new WeakSet<object>();
+
+/**
+ * Freezes plain data (objects, arrays, primitives) deeply, in place, and registers every object
+ * in it. Returns the value. Anything but plain data (a class instance, a function) is refused
+ * with a TypeError: it is not what canonical JSON writes, so nothing may be derived from it.
+ */
+export function immutable<T>(value: T): T {
+  register(value, 0);
+  return value;
+}
+
+/**
+ * A frozen, registered list of `items` (registered too): a new array this function makes, so no
+ * index of it can be an accessor, and checking each index is not needed — a conversation's list
+ * is made again on every step, and is registered then.
+ */
+export function immutableList<T>(items: readonly T[], grownFrom?: readonly T[]): readonly T[] {
+  const list = items.slice();
+  for (const item of list) register(item, 1);
+  Object.freeze(list);
+  registered.add(list);
+  if (grownFrom !== undefined && registered.has(grownFrom) && startsWith(list, grownFrom)) {
+    // Linked to the nearest list something was derived from: a conversation passes through
+    // lists no request ever wrote (one per event of a step). Weakly: a link never keeps an
+    // earlier list alive (a chain of them would keep a whole run's lists); a list gone is only
+    // a continuation lost, and the text is made from the start.
+    const target = written.has(grownFrom) ? grownFrom : prefixes.get(grownFrom)?.deref();
+    if (target !== undefined) prefixes.set(list, new WeakRef(target));
+  }
+  return list;
+}
+
+/** Lists something was derived from (see `noteWritten`). */
+const written = new WeakSet<readonly unknown[]>();
+
+/** Called when something is derived from a registered list (its text, a hash of it): later lists grown from it continue from it. */
+export function noteWritten(list: readonly unknown[]): void {
+  written.add(list);
+}
+
+/**
+ * For a list `immutableList` made from a longer copy of a registered one, the nearest earlier
+ * list whose text was made: the list's text (and a hash of it) can continue that one's instead
+ * of starting over. Checked (the same items, in the same places), not taken on trust.
+ */
+export function grownFrom(list: readonly unknown[]): readonly unknown[] | undefined {
+  return prefixes.get(list)?.deref();
+}
+
+const prefixes = new WeakMap<readonly unknown[], WeakRef<readonly unknown[]>>();
+
+function startsWith(list: readonly unknown[], prefix: readonly unknown[]): boolean {
+  if (prefix.length > list.length) return false;
+  for (let index = 0; index < prefix.length; index++) if (list[index] !== prefix[index]) return false;
+  return true;
+}
+
+/** Whether `value` was registered by `immutable` (and so can never change). */
+export function isImmutable(value: unknown): value is object {
+  return typeof value === "object" && value !== null && registered.has(value);
+}
+
+const MAX_DEPTH = 512;
+
+function register(value: unknown, depth: number): void {
+  if (typeof value !== "object" || value === null) {
+    if (typeof value === "function") throw new TypeError("immutable: a function is not plain data");
+    return;
+  }
+  if (registered.has(value)) return;
+  // A cycle (or absurd nesting): canonical JSON refuses it anyway, and registering it would never end.
+  if (depth >= MAX_DEPTH) throw new TypeError(`immutable: the value contains a cycle (or nests deeper than ${MAX_DEPTH} levels)`);
+  if (!Array.isArray(value)) {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto !== Object.prototype && proto !== null) throw new TypeError("immutable: only plain objects and arrays can be registered");
+  }
+  Object.freeze(value);
+  for (const key of Object.keys(value)) {
+    // A getter can answer differently each time it is read, frozen or not.
+    const property = Object.getOwnPropertyDescriptor(value, key) as PropertyDescriptor;
+    if (!("value" in property)) throw new TypeError(`immutable: property ${key} is an accessor, not data`);
+    register(property.value, depth + 1);
+  }
+  registered.add(value);
+}

@@ -1,0 +1,153 @@
+/**
+ * Immutable values: what is derived from one (canonical text, a canonical copy, a redacted
+ * form, a checked event) is made once and kept, so it must always equal what a walk from
+ * scratch of an equal, unregistered value gives — and the value must not be able to change
+ * under the cache.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { canonicalCopy, canonicalJson, canonicalText, digest, immutable, immutableList, isImmutable } from "../../src/canonical/index.js";
+import { CanonicalJsonError } from "../../src/errors/index.js";
+import { createRedactor } from "../../src/redaction/index.js";
+
+/** A deep copy that shares no object with `value` (and is not registered). */
+const fresh = <T>(value: T): T => structuredClone(value);
+
+/** Values with objects where canonical JSON has something to do: key order, undefined properties, -0, index keys, long-ish strings. */
+const leaf = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.constant(-0));
+const key = fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom("7", "10", "__proto__x", "a", "b"));
+const value = fc.letrec((tie) => ({
+  node: fc.oneof({ depthSize: "small" }, leaf, tie("array"), tie("object")),
+  array: fc.array(tie("node"), { maxLength: 4 }),
+  object: fc.dictionary(key, fc.oneof(tie("node"), fc.constant(undefined)), { maxKeys: 4 }),
+})).node;
+
+describe("immutable", () => {
+  it("freezes deeply and registers every object in the value", () => {
+    const message = immutable({ role: "assistant", content: "", toolCalls: [{ id: "c1", name: "echo", arguments: "{}" }] });
+    expect(isImmutable(message)).toBe(true);
+    expect(isImmutable(message.toolCalls)).toBe(true);
+    expect(isImmutable(message.toolCalls[0])).toBe(true);
+    expect(Object.isFrozen(message.toolCalls[0])).toBe(true);
+    // ESM is strict code: a tool or hook that tries to edit a message gets a TypeError, not a stale cache.
+    expect(() => {
+      (message as { content: string }).content = "changed";
+    }).toThrow(TypeError);
+    expect(() => (message.toolCalls as unknown[]).push({})).toThrow(TypeError);
+    expect(() => {
+      (message.toolCalls[0] as { arguments: string }).arguments = "{\"x\":1}";
+    }).toThrow(TypeError);
+    expect(canonicalJson(message)).toBe(canonicalJson(fresh(message)));
+  });
+
+  it("immutableList makes its own frozen list: the source's later changes and accessors do not reach it", () => {
+    const first = { role: "user", content: "one" };
+    const source: unknown[] = [first];
+    let reads = 0;
+    Object.defineProperty(source, 1, { get: () => ({ role: "user", content: `read ${++reads}` }), enumerable: true, configurable: true });
+    const list = immutableList(source);
+    expect(isImmutable(list)).toBe(true);
+    expect(isImmutable(first)).toBe(true);
+    source.push({ role: "user", content: "later" });
+    const text = canonicalJson(list);
+    expect(text).toBe('[{"content":"one","role":"user"},{"content":"read 1","role":"user"}]');
+    expect(canonicalJson(list)).toBe(text);
+    expect(canonicalJson({ messages: list })).toBe(`{"messages":${text}}`);
+    expect(() => (list as unknown[]).push(1)).toThrow(TypeError);
+  });
+
+  it("does not register a value merely frozen elsewhere, whose insides may still change", () => {
+    const inner = { text: "a" };
+    const outer = Object.freeze({ inner });
+    expect(isImmutable(outer)).toBe(false);
+    expect(canonicalJson(outer)).toBe('{"inner":{"text":"a"}}');
+    inner.text = "b";
+    expect(canonicalJson(outer)).toBe('{"inner":{"text":"b"}}');
+  });
+
+  it("refuses what is not plain data: instances, functions, accessors", () => {
+    expect(() => immutable({ at: new Date(0) })).toThrow(TypeError);
+    expect(() => immutable({ run: () => 1 })).toThrow(TypeError);
+    let reads = 0;
+    expect(() => immutable(Object.defineProperty({}, "n", { get: () => ++reads, enumerable: true }))).toThrow(TypeError);
+  });
+
+  it("a registered value's canonical text, copy and digest equal those of an equal fresh value, alone and inside others", () => {
+    fc.assert(
+      fc.property(value, value, fc.string({ maxLength: 4 }), (shared, other, name) => {
+        let expected: string | Error;
+        try {
+          expected = canonicalJson(fresh({ [name]: shared, other, list: [shared, other, shared] }));
+        } catch (error) {
+          expected = error as Error;
+        }
+        const registered = immutable(fresh(shared));
+        // Twice: the second time reads what the first remembered.
+        for (let round = 0; round < 2; round++) {
+          const composite = { [name]: registered, other: fresh(other), list: [registered, fresh(other), registered] };
+          if (expected instanceof Error) {
+            expect(() => canonicalJson(composite)).toThrow(CanonicalJsonError);
+            continue;
+          }
+          expect(canonicalJson(composite)).toBe(expected);
+          expect(digest(composite)).toBe(digest(JSON.parse(expected)));
+          const form = canonicalCopy(composite);
+          expect(canonicalText(form)).toBe(expected);
+          // The copy is what a reader of the text gets (it may share the registered parts).
+          expect(form.copy).toStrictEqual(JSON.parse(expected));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a refusal inside a registered value names the same place as for a fresh one", () => {
+    const bad = { list: [1, { n: Number.NaN }] };
+    const place = (input: unknown) => {
+      try {
+        canonicalJson(input);
+      } catch (error) {
+        return (error as CanonicalJsonError).place.path;
+      }
+      return undefined;
+    };
+    const registered = immutable(fresh(bad));
+    expect(place({ request: registered })).toBe(place({ request: bad }));
+    expect(place({ request: registered })).toBe("$.request.list[1].n");
+  });
+
+  it("redacts a growing immutable list as a fresh one at every step, whichever step brings a secret", () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.constantFrom("plain", "hunter2hunter2", "sk-abcdefghijklmnopqrstuvwx", "ok"), { maxLength: 3 }), { minLength: 1, maxLength: 6 }), (steps) => {
+        const redactor = createRedactor({ secrets: ["hunter2hunter2"] });
+        let list = immutableList<object>([]);
+        let plain: object[] = [];
+        for (const words of steps) {
+          const added = words.map((word) => ({ role: "user", content: word }));
+          list = immutableList([...list, ...added.map((message) => immutable(structuredClone(message)))], list);
+          plain = [...plain, ...structuredClone(added)];
+          // Written, as a request would write it: later lists continue from this one.
+          canonicalJson(list);
+          expect(redactor.value(list)).toStrictEqual(redactor.value(structuredClone(plain)));
+        }
+      }),
+    );
+  });
+
+  it("redacts a registered value as a fresh one, once per redactor, into an immutable result", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("plain", "sk-abcdefghijklmnopqrstuvwx", "hunter2hunter2", "key=hunter2hunter2"), { maxLength: 4 }), (words) => {
+        const redactor = createRedactor({ secrets: ["hunter2hunter2"] });
+        const message = { role: "tool", content: words.join(" "), name: words[0] ?? "t", toolCallId: "c", isError: false };
+        const expected = redactor.value(fresh(message));
+        const registered = immutable(fresh(message));
+        const first = redactor.value(registered);
+        expect(first).toStrictEqual(expected);
+        expect(redactor.value(registered)).toBe(first);
+        expect(isImmutable(first)).toBe(true);
+        // Another redactor (other secrets) derives its own result.
+        expect(createRedactor({ patterns: false }).value(registered)).toStrictEqual(createRedactor({ patterns: false }).value(fresh(message)));
+      }),
+    );
+  });
+});
