@@ -1,5 +1,5 @@
 import { ProviderError, RetraceError } from "../errors/index.js";
-import { digest } from "../canonical/index.js";
+import { deepFreeze, digest } from "../canonical/index.js";
 import { identityOf, type EventOf, type LlmRequest, type LlmResponse, type ToolSpec } from "../contracts/index.js";
 import { RunLog, type LogPayload } from "../store/index.js";
 import { requestKey } from "../keys/index.js";
@@ -95,6 +95,8 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
     // scrubbed as the log scrubs it, and what an attempt held back is passed on when it ends.
     const stream = env.onTextDelta ? scrubbedStream(agent.redaction ?? {}, env.onTextDelta) : undefined;
     try {
+      // The model gets the logged request itself, frozen: an edit of it cannot rewrite the log.
+      deepFreeze(started.request.messages);
       const response = await agent.model.generate(started.request, {
         callIndex: log.state.llmCalls,
         runId: log.runId,

@@ -68,6 +68,18 @@ function startsWith(list: readonly unknown[], prefix: readonly unknown[]): boole
   return true;
 }
 
+/**
+ * Freezes plain data deeply, in place, without registering it: nothing may change it, but
+ * nothing is derived from it and kept either (that is what `immutable` is for, and it costs
+ * more than it saves on a value written once or twice). A frozen object is taken as frozen
+ * all the way down, as everything here freezes it.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  for (const inner of Object.values(value)) deepFreeze(inner);
+  return Object.freeze(value);
+}
+
 /** Whether `value` was registered by `immutable` (and so can never change). */
 export function isImmutable(value: unknown): value is object {
   return typeof value === "object" && value !== null && registered.has(value);

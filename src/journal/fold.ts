@@ -2,7 +2,7 @@
  * fold(events) → RunState: the only way Retrace learns a run's state. Pure, total on any
  * prefix of a valid log (a crash can cut a log anywhere), and deterministic.
  */
-import { canonicalJson, immutable, immutableList } from "../canonical/index.js";
+import { canonicalJson, deepFreeze, immutableList } from "../canonical/index.js";
 import type { ErrorInfo, RunEvent, RunStatus, EventOf, GuardrailView, RetrievalView, ToolCallView, TurnView } from "../contracts/index.js";
 import { addUsage, emptyUsage, type AssistantMessage, type Message, type Usage } from "../contracts/index.js";
 
@@ -184,7 +184,9 @@ export function fold(events: readonly RunEvent[], from: RunState = initialState(
     for (const event of events) apply(draft, event);
     // The conversation as a whole is immutable too: a request holds the list itself, and its
     // text (and redacted form) is then made once per list, not walked message by message again.
-    if (draft.messages !== from.messages) draft.messages = immutableList(draft.messages, from.messages) as Message[];
+    if (draft.messages !== from.messages) {
+      draft.messages = (draft.messages.length >= REGISTERED_FROM ? immutableList(draft.messages, from.messages) : Object.freeze(draft.messages)) as Message[];
+    }
     return Object.freeze(draft);
   } finally {
     owned = outer;
@@ -193,13 +195,20 @@ export function fold(events: readonly RunEvent[], from: RunState = initialState(
 }
 
 /**
- * A conversation message, immutable from here on: every later request sends it again, and its
- * canonical text and redacted form are then made once, not once per step (see `immutable`).
- * Nothing may edit a message of the state; a changed conversation is a new list.
+ * A conversation message, frozen from here on: nothing may edit a message of the state (a
+ * changed conversation is a new list), and every later request sends it again.
  */
 function message<M extends Message>(value: M): M {
-  return immutable(value);
+  return deepFreeze(value);
 }
+
+/**
+ * From how many messages a conversation list is registered as immutable (see `immutableList`),
+ * so that its text, key hash and redacted form are made once and continued by the next step's
+ * list. Below it, registering costs more than walking the few messages again (most eval cases
+ * end in one step with two messages); the texts and keys are the same either way.
+ */
+const REGISTERED_FROM = 8;
 
 /** What the model is told about a call whose outcome a person chose not to find out by running it again. */
 export const UNKNOWN_OUTCOME_SKIPPED =

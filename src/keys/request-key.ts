@@ -23,8 +23,15 @@ export function requestKey(model: ModelIdentity, request: LlmRequest): string {
   const headers = model.headers && Object.keys(model.headers).length > 0 ? lowerCased(model.headers) : undefined;
   // Absent headers add nothing, so the keys of models that send none are what they always were.
   const keyed = { provider: model.provider, endpoint: endpointOf(model.baseUrl), request: sent, ...(headers ? { headers } : {}) };
-  return isImmutable(request.messages) && conversationFirst(sent) ? conversationDigest(keyed, request.messages) : digest(keyed);
+  return request.messages.length >= INCREMENTAL_FROM && isImmutable(request.messages) && conversationFirst(sent) ? conversationDigest(keyed, request.messages) : digest(keyed);
 }
+
+/**
+ * From how many messages a key is hashed incrementally. Below it, keeping a hash per list costs
+ * more than hashing the few messages again (most eval cases end in one step with two messages);
+ * the digest is the same either way, and a longer conversation starts its incremental hash here.
+ */
+const INCREMENTAL_FROM = 8;
 
 /** Whether nothing but a number (maxTokens) comes before the messages in the request's canonical text. */
 function conversationFirst(sent: Record<string, unknown>): boolean {
