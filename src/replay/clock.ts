@@ -6,9 +6,13 @@ import type { Clock } from "../context/index.js";
  * the run its recorded times. Past the recording (a changed agent that goes on), time stands
  * at the last recorded value; sleeps (retry backoff) return at once.
  */
-export function replayClock(times: readonly number[]): Clock & { readonly reads: number } {
+export function replayClock(times: readonly number[]): Clock & { readonly reads: number; rewind(reads: number): void } {
   let next = 0;
   return {
+    /** Takes back reads whose events were never written (a replayed kill refused their append). */
+    rewind(reads: number) {
+      next = Math.max(0, next - reads);
+    },
     now() {
       const value = times[Math.min(next, times.length - 1)] ?? 0;
       next++;

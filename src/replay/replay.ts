@@ -162,8 +162,8 @@ export async function replayBundle(bundle: Bundle, options: ReplayOptions = {}):
       },
     });
 
-    const clocks = new Map<string, Clock>();
-    const clockFor = (runId: string): Clock => {
+    const clocks = new Map<string, ReturnType<typeof replayClock>>();
+    const clockFor = (runId: string): ReturnType<typeof replayClock> => {
       let clock = clocks.get(runId);
       if (!clock) {
         clock = replayClock(recordedRun(runId)?.times ?? [Date.parse(bundle.root.started.at)]);
@@ -263,7 +263,62 @@ interface DriveSettings {
   context: ReturnType<typeof createRunContext>;
   newRoot: string;
   recordedRun: (runId: string) => RecordedRun | undefined;
-  clockFor: (runId: string) => Clock;
+  clockFor: (runId: string) => ReturnType<typeof replayClock>;
+}
+
+/** The replay of a kill: the append that would have written past what the killed process wrote. */
+class ReplayedKill extends Error {}
+
+/**
+ * Where the recorded process was killed, and how the next one took over: a `run.resumed` that
+ * follows no `run.paused` (a run waiting for a person is resumed too, but nothing was killed)
+ * was written by a new process after the last event the killed one wrote; so was an
+ * `llm.interrupted` with no such marker before it (a library resume that did not ask for one).
+ */
+function killPoints(events: readonly RunEvent[]): { points: number[]; unmarked: Set<number> } {
+  const points: number[] = [];
+  const unmarked = new Set<number>();
+  let paused = false;
+  let previous: RunEvent | undefined;
+  for (const event of events) {
+    if (event.type === "run.paused") paused = true;
+    else if (event.type === "run.resumed") {
+      if (!paused) points.push(event.seq - 1);
+      paused = false;
+    } else if (event.type === "llm.interrupted" && previous?.type !== "run.resumed") {
+      points.push(event.seq - 1);
+      unmarked.add(event.seq);
+    }
+    previous = event;
+  }
+  return { points, unmarked };
+}
+
+/**
+ * The replay's store, killed where the recording was: the run's append that would write past a
+ * kill point is refused (nothing of it is written, as nothing of it was), and the clock gives
+ * back the reads of its events, so the resume that follows gets the recorded times. Only the
+ * root run's kills are replayed; a sub-agent's shows as a divergence.
+ */
+function killedAt(store: RunStore, runId: string, points: number[], clock: ReturnType<typeof replayClock>): RunStore {
+  if (points.length === 0) return store;
+  const ours = `"runId":${JSON.stringify(runId)}`;
+  const appendRaw = (bodies: readonly string[]): RunEvent[] => {
+    const next = points[0];
+    if (next !== undefined && bodies.length > 0 && (bodies[0] as string).includes(ours) && store.lastSeq(runId) + bodies.length > next && store.lastSeq(runId) === next) {
+      points.shift();
+      clock.rewind(bodies.length);
+      throw new ReplayedKill(`replayed kill after seq ${next}`);
+    }
+    return store.appendRaw(bodies);
+  };
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === "appendRaw") return appendRaw;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /**
@@ -272,18 +327,27 @@ interface DriveSettings {
  * Returns the message of an error that stopped driving, if any.
  */
 async function drive(agent: AgentDefinition, bundle: Bundle, settings: DriveSettings): Promise<string | undefined> {
-  const { store, context, newRoot } = settings;
+  const { context, newRoot } = settings;
+  const kills = killPoints(bundle.root.events);
+  const store = killedAt(settings.store, newRoot, kills.points, settings.clockFor(newRoot));
   const started = bundle.root.started;
-  let run = AgentRun.start(agent, { store, context, runId: newRoot, ...(started.source ? { source: started.source } : {}) });
   const applied = new Map<string, number>();
+  // A replayed kill ends what the killed process was doing; the recording's next `run.resumed` goes on from there.
+  const survive = (work: Promise<unknown>) => work.catch((error: unknown) => {
+    if (!(error instanceof ReplayedKill)) throw error;
+  });
   try {
+    let run = AgentRun.start(agent, { store, context, runId: newRoot, ...(started.source ? { source: started.source } : {}) });
     for (const event of bundle.root.events) {
       if (event.type === "message") {
-        await run.send(event.content);
+        await survive(run.send(event.content));
       } else if (event.type === "run.resumed") {
-        applyPausedDecisions(bundle, settings, applied);
+        applyPausedDecisions(bundle, { ...settings, store }, applied);
         run = AgentRun.open(agent, newRoot, { store, context });
-        await run.resume();
+        await survive(run.resume({ mark: true }));
+      } else if (event.type === "llm.interrupted" && kills.unmarked.has(event.seq)) {
+        run = AgentRun.open(agent, newRoot, { store, context });
+        await survive(run.resume());
       }
     }
     return undefined;
