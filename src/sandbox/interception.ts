@@ -106,37 +106,55 @@ function deferInterceptors(state: Layer): void {
   ];
   const originals = entries.map(([module, key]) => module[key]);
   const fetchDescriptor = Object.getOwnPropertyDescriptor(globalThis, "fetch");
+  type Call = (...args: unknown[]) => unknown;
+  // What the interceptors installed, once applied: the stand-ins forward there, never to what
+  // is installed now, which may be a user's wrapper that calls the stand-in it wrapped.
+  let patched: unknown[] = [];
+  let patchedFetch: typeof globalThis.fetch | undefined;
+  const stands: object[] = [];
+  let standFetch: unknown;
+  /** Puts the originals back where a stand-in still is: a later patch of the user's stays. */
   const restore = (): void => {
-    entries.forEach(([module, key], index) => (module[key] = originals[index]));
-    if (fetchDescriptor) Object.defineProperty(globalThis, "fetch", fetchDescriptor);
+    entries.forEach(([module, key], index) => {
+      if (module[key] === stands[index]) module[key] = originals[index];
+    });
+    if (fetchDescriptor && globalThis.fetch === standFetch) Object.defineProperty(globalThis, "fetch", fetchDescriptor);
   };
   const wake = (): void => {
     if (state.deferred !== restore) return;
     state.deferred = undefined;
-    restore();
+    // Whatever a user installed over a stand-in (a stub, a wrapper) stays on top of the
+    // interceptors, as it would have over interceptors applied at once.
+    const installed = entries.map(([module, key]) => module[key]);
+    const installedFetch = Object.getOwnPropertyDescriptor(globalThis, "fetch");
+    entries.forEach(([module, key], index) => (module[key] = originals[index]));
+    if (fetchDescriptor) Object.defineProperty(globalThis, "fetch", fetchDescriptor);
     applyInterceptors(state);
+    patched = entries.map(([module, key]) => module[key]);
+    patchedFetch = fetchDescriptor ? globalThis.fetch : undefined;
+    entries.forEach(([module, key], index) => {
+      if (installed[index] !== stands[index]) module[key] = installed[index];
+    });
+    if (installedFetch && installedFetch.value !== standFetch) Object.defineProperty(globalThis, "fetch", installedFetch);
   };
   entries.forEach(([module, key], index) => {
-    const stand: object = new Proxy(originals[index] as (...args: unknown[]) => unknown, {
-      apply: (_target, self, args) => (wake(), Reflect.apply(module[key] as (...args: unknown[]) => unknown, self, args)),
+    const stand: object = new Proxy(originals[index] as Call, {
+      apply: (_target, self, args) => (wake(), Reflect.apply(patched[index] as Call, self, args)),
       construct: (_target, args, newTarget): object => {
         wake();
-        const now = module[key] as new (...args: unknown[]) => object;
+        const now = patched[index] as new (...args: unknown[]) => object;
         return Reflect.construct(now, args, newTarget === stand ? now : newTarget);
       },
     });
+    stands[index] = stand;
     module[key] = stand;
   });
   if (fetchDescriptor) {
-    Object.defineProperty(globalThis, "fetch", {
-      configurable: true,
-      enumerable: fetchDescriptor.enumerable ?? true,
-      writable: true,
-      value: function fetch(input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit): Promise<Response> {
-        wake();
-        return globalThis.fetch(input, init);
-      },
-    });
+    standFetch = function fetch(input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit): Promise<Response> {
+      wake();
+      return (patchedFetch as typeof globalThis.fetch)(input, init);
+    };
+    Object.defineProperty(globalThis, "fetch", { configurable: true, enumerable: fetchDescriptor.enumerable ?? true, writable: true, value: standFetch });
   }
   state.deferred = restore;
 }

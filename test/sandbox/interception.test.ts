@@ -145,3 +145,40 @@ describe("the interception layer before the first request", () => {
     });
   });
 });
+
+describe("what a user installs over the guard's stand-ins", () => {
+  it("a fetch stub installed after the guard stays installed when the first request wakes the interceptors", async () => {
+    const original = globalThis.fetch;
+    const guard = new NetworkGuard();
+    guard.install();
+    try {
+      globalThis.fetch = async () => new Response("stubbed");
+      await expect(get(`${base}/wakes-them`)).rejects.toBeInstanceOf(NetworkBlockedError);
+      expect(await (await fetch(`${base}/stubbed`)).text()).toBe("stubbed");
+    } finally {
+      guard.uninstall();
+      globalThis.fetch = original;
+    }
+  });
+
+  it("a wrapper around http.get that calls the stand-in it wrapped is refused once (no loop) and stays installed", async () => {
+    const before = http.get;
+    const guard = new NetworkGuard();
+    guard.install();
+    let calls = 0;
+    const wrapped = http.get;
+    const wrapper = ((...args: Parameters<typeof http.get>) => {
+      calls++;
+      return wrapped(...args);
+    }) as typeof http.get;
+    http.get = wrapper;
+    try {
+      await expect(get(`${base}/wrapped`)).rejects.toBeInstanceOf(NetworkBlockedError);
+      expect(calls).toBe(1);
+      expect(http.get).toBe(wrapper);
+    } finally {
+      guard.uninstall();
+      http.get = before;
+    }
+  });
+});
