@@ -8,6 +8,8 @@
  *   native-import.cjs  Node's own import() for the user's modules
  *   index.mjs, testing.mjs, vitest.mjs
  *                      the ESM faces of "retrace-agents", "/testing" and "/vitest"
+ *   index.cjs, testing.cjs
+ *                      their CommonJS faces (vitest is ESM-only, and so is "/vitest")
  *
  * Why: a command used to load ~400 ES modules (Retrace's own, zod's, yaml's) before it did
  * anything, and Node 20 compiles each on every start. One file, compiled once and then read from
@@ -85,20 +87,24 @@ const stamp = createHash("sha256").update(bundle).digest("hex").slice(0, 24);
 writeFileSync(join(out, "load.cjs"), readFileSync(join(root, "src/runtime/load.cjs"), "utf8").replace("__RETRACE_BUILD_STAMP__", stamp));
 writeFileSync(join(out, "native-import.cjs"), '"use strict";\n// Node\'s own import(), compiled by Node (see src/runtime/native-import.ts).\nexports.importNative = (url) => import(url);\n');
 
-// The ESM faces name every export, so `import { defineEval } from "retrace-agents"` links.
+// The faces name every export, so `import { defineEval } from "retrace-agents"` links; the
+// CommonJS ones are the same objects, for `require`.
 const runtime = createRequire(import.meta.url)(join(out, "load.cjs"));
 const names = (namespace) => Object.keys(namespace).filter((name) => name !== "default" && name !== "__esModule").sort();
 const face = (part, list) =>
-  `import { createRequire } from "node:module";\nconst runtime = createRequire(import.meta.url)("./load.cjs");\nexport const { ${list.join(", ")} } = await runtime.${part}();\n`;
-writeFileSync(join(out, "index.mjs"), face("api", names(await runtime.api())));
-writeFileSync(join(out, "testing.mjs"), face("testing", names(await runtime.testing())));
+  `import { createRequire } from "node:module";\nconst runtime = createRequire(import.meta.url)("./load.cjs");\nexport const { ${list.join(", ")} } = runtime.${part}();\n`;
+const requireFace = (part) => `"use strict";\nmodule.exports = require("./load.cjs").${part}();\n`;
+writeFileSync(join(out, "index.mjs"), face("api", names(runtime.api())));
+writeFileSync(join(out, "index.cjs"), requireFace("api"));
+writeFileSync(join(out, "testing.mjs"), face("testing", names(runtime.testing())));
+writeFileSync(join(out, "testing.cjs"), requireFace("testing"));
 writeFileSync(
   join(out, "vitest.mjs"),
   [
     'import * as vitest from "vitest";',
     'import { createRequire } from "node:module";',
     'const runtime = createRequire(import.meta.url)("./load.cjs");',
-    "export const { useCassette, retraceMatchers, toRunView, viewRun, cassettePathFor } = await runtime.vitest(vitest);",
+    "export const { useCassette, retraceMatchers, toRunView, viewRun, cassettePathFor } = runtime.vitest(vitest);",
     "",
   ].join("\n"),
 );

@@ -19,53 +19,84 @@ const Module = require("node:module");
 
 const STAMP = "__RETRACE_BUILD_STAMP__";
 const file = path.join(__dirname, "retrace.cjs");
-// The build keeps the bundle ASCII, so latin1 reads it as it is, without decoding UTF-8.
-const source = fs.readFileSync(file, "latin1");
+const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+// The build keeps the bundle ASCII, so latin1 reads it as it is, without decoding UTF-8. Its
+// size, time and inode name the cache too: V8 checks a cache against the source's length only,
+// so a same-length edit of the file (a hand fix, patch-package) would otherwise run old code.
+const { source, identity } = (() => {
+  const fd = fs.openSync(file, "r");
+  try {
+    const stat = fs.fstatSync(fd);
+    return { source: fs.readFileSync(fd, "latin1"), identity: `${stat.size}-${Math.floor(stat.mtimeMs)}-${stat.ino}` };
+  } finally {
+    fs.closeSync(fd);
+  }
+})();
+
+/** Whether a folder or file may be trusted with code: this user's, and not writable by others. */
+function trusted(stat) {
+  return uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0);
+}
 
 /**
- * node_modules/.cache/retrace-agents of the project that has Retrace installed (of the checkout
- * when it runs from one), the folder JavaScript tools keep caches in: it goes with the install,
- * and it leaves the temp directory — which some commands promise to leave as they found it —
- * alone. Elsewhere (a global install), the user's cache folder.
+ * Where the cache may go, best first: node_modules/.cache/retrace-agents of the project that
+ * has Retrace installed (of the checkout when it runs from one), the folder JavaScript tools
+ * keep caches in — it goes with the install, and it leaves the temp directory, which some
+ * commands promise to leave as they found it, alone; then the user's cache folder (a global
+ * install, a node_modules this user may not write).
  */
-function cacheBase() {
+function cacheBases() {
   const root = path.resolve(__dirname, "..", "..");
   const parent = path.dirname(root);
-  if (path.basename(parent) === "node_modules") return path.join(parent, ".cache");
-  if (fs.existsSync(path.join(root, "node_modules"))) return path.join(root, "node_modules", ".cache");
-  if (process.platform === "win32") return process.env.LOCALAPPDATA;
-  return process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  const bases = [];
+  if (path.basename(parent) === "node_modules") bases.push(path.join(parent, ".cache"));
+  else if (fs.existsSync(path.join(root, "node_modules"))) bases.push(path.join(root, "node_modules", ".cache"));
+  if (process.platform === "win32") {
+    if (process.env.LOCALAPPDATA) bases.push(process.env.LOCALAPPDATA);
+  } else bases.push(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"));
+  return bases.map((base) => path.join(base, "retrace-agents"));
+}
+
+function usableFolder(folder) {
+  try {
+    // The parents as any folder is made (other tools keep their caches beside ours); ours for this user only.
+    fs.mkdirSync(path.dirname(folder), { recursive: true });
+    try {
+      fs.mkdirSync(folder, { mode: 0o700 });
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error;
+    }
+    const stat = fs.lstatSync(folder);
+    return stat.isDirectory() && trusted(stat);
+  } catch {
+    return false;
+  }
 }
 
 function cacheFolder() {
   const chosen = process.env.RETRACE_CODE_CACHE;
   if (chosen === "off") return undefined;
+  const candidates = chosen ? [path.resolve(chosen)] : cacheBases();
+  return candidates.find(usableFolder);
+}
+
+/** The cache's bytes, read from the file it opened: a regular file of this user's that others cannot write (no symlink). */
+function readCache(name) {
+  let fd;
   try {
-    const base = chosen ? undefined : cacheBase();
-    if (!chosen && !base) return undefined;
-    const folder = chosen ? path.resolve(chosen) : path.join(base, "retrace-agents");
-    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const stat = fs.lstatSync(folder);
-    if (!stat.isDirectory()) return undefined;
-    // A folder of another user's, or one others may write into, is not trusted with code.
-    const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
-    if (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o022) !== 0)) return undefined;
-    return folder;
+    fd = fs.openSync(name, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    const stat = fs.fstatSync(fd);
+    return stat.isFile() && trusted(stat) ? fs.readFileSync(fd) : undefined;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
 const folder = cacheFolder();
-const cacheFile = folder && path.join(folder, `${STAMP}-${process.version}-${process.arch}.v8`);
-let cachedData;
-if (cacheFile) {
-  try {
-    cachedData = fs.readFileSync(cacheFile);
-  } catch {
-    cachedData = undefined;
-  }
-}
+const cacheFile = folder && path.join(folder, `${STAMP}-${identity}-${process.version}-${process.arch}.v8`);
+const cachedData = cacheFile ? readCache(cacheFile) : undefined;
 
 /** Other builds' caches that nothing has read for a week (another project's Retrace may still use a newer one). */
 function forgetOldBuilds() {
@@ -87,7 +118,8 @@ if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) {
   process.once("exit", () => {
     const partial = `${cacheFile}.${process.pid}.tmp`;
     try {
-      fs.writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+      // "wx": a file (or a link) already at that name is never written through.
+      fs.writeFileSync(partial, script.createCachedData(), { mode: 0o600, flag: "wx" });
       fs.renameSync(partial, cacheFile);
       forgetOldBuilds();
     } catch {

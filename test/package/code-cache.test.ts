@@ -5,11 +5,12 @@
  * corrupt cache is replaced; a folder others may write into is never used; and the CLI and an
  * eval file's `import "retrace-agents"` share one copy of Retrace.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { processes, retrace } from "../cli/run-cli.js";
+import { processes, retrace, root } from "../cli/run-cli.js";
 
 const work = mkdtempSync(join(tmpdir(), "retrace-code-cache-test-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -91,4 +92,59 @@ describe("the runtime's code cache", () => {
     },
     processes(1),
   );
+});
+
+describe("the runtime's code cache and an edited bundle", () => {
+  it("runs an edit of the bundle that keeps its length (V8 checks only the length), not the cached code", async () => {
+    // A copy of the package's runtime, so that its bundle can be edited.
+    const pkg = join(work, "edited");
+    mkdirSync(join(pkg, "dist", "runtime"), { recursive: true });
+    for (const name of readdirSync(join(root, "dist", "runtime"))) copyFileSync(join(root, "dist", "runtime", name), join(pkg, "dist", "runtime", name));
+    copyFileSync(join(root, "package.json"), join(pkg, "package.json"));
+    symlinkSync(join(root, "node_modules"), join(pkg, "node_modules"));
+    const bundle = join(pkg, "dist", "runtime", "retrace.cjs");
+    const cache = join(work, "edited-cache");
+    const help = () =>
+      new Promise<string>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          ["-e", `require(${JSON.stringify(join(pkg, "dist", "runtime", "load.cjs"))}).main(["--help"])`],
+          { env: { PATH: process.env.PATH ?? "", RETRACE_CODE_CACHE: cache } },
+          (error, out, err) => (error ? reject(new Error(err)) : resolve(out)),
+        ),
+      );
+    expect(await help()).toContain("Usage: retrace");
+    expect(readdirSync(cache).filter((name) => name.endsWith(".v8"))).toHaveLength(1);
+    expect(await help()).toContain("Usage: retrace");
+    // The same length, other bytes: only a cache keyed on the file itself notices.
+    const text = readFileSync(bundle, "latin1");
+    writeFileSync(bundle, text.replace("Usage: retrace", "Usage: RETRACE"), "latin1");
+    expect(statSync(bundle).size).toBe(text.length);
+    expect(await help()).toContain("Usage: RETRACE");
+  }, processes(3));
+});
+
+describe("the package's faces", () => {
+  it("import and require of retrace-agents (and /testing) reach one copy of Retrace", async () => {
+    const consumer = join(work, "consumer");
+    mkdirSync(join(consumer, "node_modules"), { recursive: true });
+    symlinkSync(root, join(consumer, "node_modules", "retrace-agents"));
+    const script = [
+      'import { createRequire } from "node:module";',
+      'import { RetraceError, defineEval } from "retrace-agents";',
+      'import { ScriptedModel } from "retrace-agents/testing";',
+      "const require = createRequire(import.meta.url);",
+      'const required = require("retrace-agents");',
+      "console.log(JSON.stringify({",
+      "  sameClass: required.RetraceError === RetraceError,",
+      "  sameFunction: required.defineEval === defineEval,",
+      '  testing: require("retrace-agents/testing").ScriptedModel === ScriptedModel,',
+      "}));",
+    ].join("\n");
+    writeFileSync(join(consumer, "check.mjs"), script);
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ["check.mjs"], { cwd: consumer, env: { PATH: process.env.PATH ?? "", RETRACE_CODE_CACHE: "off" } }, (error, out, err) => (error ? reject(new Error(err)) : resolve(out))),
+    );
+    expect(JSON.parse(stdout)).toEqual({ sameClass: true, sameFunction: true, testing: true });
+  }, processes(1));
 });

@@ -17,7 +17,7 @@
  * whose import of Retrace failed once fails again, hooks or not.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { createRequire, isBuiltin } from "node:module";
+import { isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { init, parse, type Import } from "es-module-lexer";
@@ -29,10 +29,18 @@ const JAVASCRIPT = /\.m?js$/;
 
 export type ImportPlan = { kind: "native" } | { kind: "copy"; text: string } | { kind: "hooks" };
 
-/** The running Retrace's file for a `retrace-agents[/sub]` (or `retrace[/sub]`) import, as a file: URL. */
+/**
+ * The running Retrace's file for a `retrace-agents[/sub]` (or `retrace[/sub]`) import, as a
+ * file: URL: the ESM face its package.json exports (require's resolution would give the
+ * CommonJS face, whose names an ESM import cannot link to).
+ */
 export function ownModule(subpath: string): string | undefined {
   try {
-    return pathToFileURL(createRequire(join(ownPackage().root, "package.json")).resolve(`retrace-agents${subpath}`)).href;
+    const { root } = ownPackage();
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports?: Record<string, string | { default?: string; import?: string }> };
+    const target = pkg.exports?.[`.${subpath}`];
+    const file = typeof target === "string" ? target : (target?.import ?? target?.default);
+    return file === undefined ? undefined : pathToFileURL(join(root, file)).href;
   } catch {
     return undefined;
   }
