@@ -5,8 +5,9 @@
  * has no compile cache of its own (module.enableCompileCache came in Node 22).
  *
  * The cache is one file per build, Node version and architecture, in a folder only this user
- * may write (checked before it is read: a cache is code; see cacheBase for where). It is
- * written when a process that found none exits, so it holds the functions that process ran.
+ * may write (checked before it is read: a cache is code; see cacheBases for where). It is
+ * written when a process that found none (or used more of the runtime than the one it found:
+ * see WEIGHTS) exits, so it holds the functions that process ran.
  * V8 refuses a cache from other flags or another V8, and the file is then written again.
  * RETRACE_CODE_CACHE=off turns it off, RETRACE_CODE_CACHE=<folder> puts it there (a CI cache,
  * say); any failure to read or write it only costs the compile.
@@ -94,9 +95,26 @@ function readCache(name) {
   }
 }
 
+/**
+ * How much of the runtime a process compiles, as a level: the CLI (2) and the library (1, and 1
+ * more for the test doubles). A cache holds what the process that wrote it compiled, so one
+ * written by `--help` or by the build serves an eval run poorly: a process that used more than
+ * the cache it found writes a cache of its level, which later processes prefer.
+ */
+const WEIGHTS = { main: 2, api: 1, testing: 1, vitest: 1 };
+const MAX_LEVEL = 5;
+
 const folder = cacheFolder();
-const cacheFile = folder && path.join(folder, `${STAMP}-${identity}-${process.version}-${process.arch}.v8`);
-const cachedData = cacheFile ? readCache(cacheFile) : undefined;
+const cacheBase = folder && path.join(folder, `${STAMP}-${identity}-${process.version}-${process.arch}`);
+const cacheAt = (level) => `${cacheBase}.L${level}.v8`;
+let cachedData;
+let cachedLevel = -1;
+if (cacheBase) {
+  for (let level = MAX_LEVEL; level >= 0 && cachedData === undefined; level--) {
+    cachedData = readCache(cacheAt(level));
+    if (cachedData !== undefined) cachedLevel = level;
+  }
+}
 
 /** Other builds' caches that nothing has read for a week (another project's Retrace may still use a newer one). */
 function forgetOldBuilds() {
@@ -112,15 +130,33 @@ const script = new vm.Script(Module.wrap(source), { filename: file, cachedData }
 const wrapper = script.runInThisContext();
 const runtime = { exports: {} };
 wrapper.call(runtime.exports, runtime.exports, Module.createRequire(file), runtime, file, __dirname);
-module.exports = runtime.exports;
 
-if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) {
+const used = new Set();
+const parts = {};
+for (const [name, part] of Object.entries(runtime.exports)) {
+  parts[name] =
+    typeof part === "function"
+      ? (...args) => {
+          used.add(name);
+          return part(...args);
+        }
+      : part;
+}
+module.exports = parts;
+
+if (cacheBase) {
   process.once("exit", () => {
-    const partial = `${cacheFile}.${process.pid}.tmp`;
+    const level = Math.min(MAX_LEVEL, [...used].reduce((sum, name) => sum + (WEIGHTS[name] ?? 0), 0));
+    const rejected = cachedData !== undefined && script.cachedDataRejected;
+    if (cachedData !== undefined && !rejected && level <= cachedLevel) return;
+    // A rejected cache (other flags, a damaged file) is replaced where it is, or it would be read first again.
+    const target = cacheAt(rejected ? Math.max(level, cachedLevel) : level);
+    const partial = `${target}.${process.pid}.tmp`;
     try {
       // "wx": a file (or a link) already at that name is never written through.
       fs.writeFileSync(partial, script.createCachedData(), { mode: 0o600, flag: "wx" });
-      fs.renameSync(partial, cacheFile);
+      fs.renameSync(partial, target);
+      for (let lower = 0; cacheAt(lower) !== target && lower <= MAX_LEVEL; lower++) fs.rmSync(cacheAt(lower), { force: true });
       forgetOldBuilds();
     } catch {
       try {

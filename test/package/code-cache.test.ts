@@ -80,6 +80,25 @@ describe("the runtime's code cache", () => {
   );
 
   it(
+    "is written again by a process that used more of the runtime than the cache it found held (the CLI and the library over --help)",
+    async () => {
+      setUp();
+      const cache = join(work, "levels");
+      const files = () => readdirSync(cache).filter((name) => name.endsWith(".v8"));
+      expect((await retrace(["--help"], { env: { RETRACE_CODE_CACHE: cache } })).code).toBe(0);
+      expect(files()).toEqual([expect.stringMatching(/\.L2\.v8$/)]);
+      expect((await run(cache)).code).toBe(0);
+      expect(files()).toEqual([expect.stringMatching(/\.L3\.v8$/)]);
+      const written = readFileSync(join(cache, files()[0] as string));
+      expect((await run(cache)).code).toBe(0);
+      expect((await retrace(["--help"], { env: { RETRACE_CODE_CACHE: cache } })).code).toBe(0);
+      expect(readFileSync(join(cache, files()[0] as string)).equals(written)).toBe(true);
+      expect(files()).toHaveLength(1);
+    },
+    processes(4),
+  );
+
+  it(
     "never reads or writes a cache folder that others may write into",
     async () => {
       setUp();
