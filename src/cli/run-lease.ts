@@ -1,20 +1,7 @@
 import { RunBusyError, TamperedLogError } from "../errors/index.js";
-import type { RunStore } from "../contracts/index.js";
-import type { SqliteRunStore } from "../store/index.js";
+import { familyRoot, type SqliteRunStore } from "../store/index.js";
 import { ExitCode } from "./exit-codes.js";
 import type { CliIO } from "./io.js";
-
-/** A child run is driven through the run at the top of its family, which holds the family's lease. */
-export function rootRun(store: RunStore, runId: string): string {
-  let current = runId;
-  for (const seen = new Set<string>(); !seen.has(current); ) {
-    seen.add(current);
-    const first = store.read(current, 1, 1)[0];
-    if (first?.type !== "run.started" || !first.parent) break;
-    current = first.parent.runId;
-  }
-  return current;
-}
 
 /**
  * Runs `work` while this process holds the run family's lease: one runner per run, for `run`,
@@ -24,7 +11,7 @@ export function rootRun(store: RunStore, runId: string): string {
 export async function withRunLease(store: SqliteRunStore, runId: string, io: CliIO, work: () => Promise<ExitCode> | ExitCode): Promise<ExitCode> {
   let lease;
   try {
-    lease = store.takeRun(rootRun(store, runId));
+    lease = store.takeRun(familyRoot(store, runId));
   } catch (error) {
     if (!(error instanceof RunBusyError)) throw error;
     io.stderr(`error: ${error.message}; nothing was done. Wait for it to finish (a process that died releases the run when its lease lapses).\n`);

@@ -1,14 +1,14 @@
 import { systemClock } from "../../context/index.js";
 import { RunError, UsageError } from "../../errors/index.js";
 import { childRunId } from "../../agent/index.js";
-import { RunLog, type RunLogOptions, type SqliteRunStore } from "../../store/index.js";
+import { familyRoot, RunLog, type RunLogOptions, type SqliteRunStore } from "../../store/index.js";
 import { eventRedactor } from "../../redaction/index.js";
 import { ANY_APPROVER, missingRoles } from "../../policy/index.js";
 import { agentForRun } from "../agent-for-run.js";
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
-import { rootRun, withRunLease } from "../run-lease.js";
+import { withRunLease } from "../run-lease.js";
 import { dbHint, openStore } from "../store.js";
 
 export const approveHelp = `retrace approve <runId> <callId> [options]
@@ -66,7 +66,7 @@ export async function approveCommand(argv: string[], io: CliIO): Promise<ExitCod
  * started from code records no config and gets the default (credential patterns).
  */
 async function recordedRedaction(store: SqliteRunStore, runId: string, io: CliIO, config: string | undefined): Promise<RunLogOptions> {
-  const first = store.read(rootRun(store, runId), 1, 1)[0];
+  const first = store.read(familyRoot(store, runId), 1, 1)[0];
   const recorded = first?.type === "run.started" && first.source?.config !== undefined;
   if (!recorded && config === undefined) return {};
   const { agent } = await agentForRun(store, runId, { cwd: io.cwd, ...(config !== undefined ? { config } : {}), build: { env: io.env } });
@@ -89,7 +89,7 @@ function decide(store: SqliteRunStore, log: RunLog, runId: string, callId: strin
     const decision = values.rerun ? "rerun" : "skip";
     log.append<"tool.decided">({ type: "tool.decided", callId, name: unknown.name, decision, ...(values.by !== undefined ? { by: values.by } : {}) });
     io.stdout(
-      `${decision === "rerun" ? "will run" : "will not run"} ${callId} (${unknown.name}) again; resume with: retrace resume ${rootRun(store, runId)}${dbFlag}\n`,
+      `${decision === "rerun" ? "will run" : "will not run"} ${callId} (${unknown.name}) again; resume with: retrace resume ${familyRoot(store, runId)}${dbFlag}\n`,
     );
     return ExitCode.ok;
   }
@@ -140,7 +140,7 @@ function decide(store: SqliteRunStore, log: RunLog, runId: string, callId: strin
   } else if (approval.granted.includes(role)) {
     throw new UsageError(`call ${callId} is already approved as ${role}; still needed: ${missing.join(", ") || "nothing"}`);
   }
-  const resumeTarget = rootRun(store, runId);
+  const resumeTarget = familyRoot(store, runId);
   const by = values.by !== undefined ? { by: values.by } : {};
   if (approval.deadline !== undefined && systemClock.now() > approval.deadline) {
     log.append<"approval.expired">({
