@@ -16,6 +16,8 @@ export interface OwnPackage {
   /** The folder holding Retrace's package.json: the checkout, or node_modules/retrace-agents. */
   root: string;
   version: string;
+  /** Its package.json `exports` (empty for a copy without its package.json). */
+  exports: Readonly<Record<string, string | { default?: string; import?: string }>>;
 }
 
 let found: OwnPackage | undefined;
@@ -28,8 +30,8 @@ export function ownPackage(): OwnPackage {
   // src/ from source, dist/src/ from the build: the package root is one or two levels up.
   for (let i = 0; i < 4; i++) {
     try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown; version?: unknown };
-      if (pkg.name === PACKAGE_NAME && typeof pkg.version === "string") return (found = { root: dir, version: pkg.version });
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown; version?: unknown; exports?: OwnPackage["exports"] };
+      if (pkg.name === PACKAGE_NAME && typeof pkg.version === "string") return (found = { root: dir, version: pkg.version, exports: pkg.exports ?? {} });
     } catch {
       // no package.json here, or not ours; keep climbing
     }
@@ -37,5 +39,5 @@ export function ownPackage(): OwnPackage {
   }
   // A copy without its package.json (bundled into something else): resolution falls back to
   // this folder's parent, and the version is unknown.
-  return (found = { root: dirname(here), version: "0.0.0" });
+  return (found = { root: dirname(here), version: "0.0.0", exports: {} });
 }

@@ -305,7 +305,8 @@ function killedAt(store: RunStore, runId: string, points: number[], clock: Retur
   const ours = `"runId":${JSON.stringify(runId)}`;
   const appendRaw = (bodies: readonly string[]): RunEvent[] => {
     const next = points[0];
-    if (next !== undefined && bodies.length > 0 && (bodies[0] as string).includes(ours) && store.lastSeq(runId) + bodies.length > next && store.lastSeq(runId) === next) {
+    // At the kill point exactly: the recorded prefix ends where an append began.
+    if (next !== undefined && bodies.length > 0 && (bodies[0] as string).includes(ours) && store.lastSeq(runId) === next) {
       points.shift();
       clock.rewind(bodies.length);
       throw new ReplayedKill(`replayed kill after seq ${next}`);

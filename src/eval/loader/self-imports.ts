@@ -35,15 +35,10 @@ export type ImportPlan = { kind: "native" } | { kind: "copy"; text: string } | {
  * CommonJS face, whose names an ESM import cannot link to).
  */
 export function ownModule(subpath: string): string | undefined {
-  try {
-    const { root } = ownPackage();
-    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports?: Record<string, string | { default?: string; import?: string }> };
-    const target = pkg.exports?.[`.${subpath}`];
-    const file = typeof target === "string" ? target : (target?.import ?? target?.default);
-    return file === undefined ? undefined : pathToFileURL(join(root, file)).href;
-  } catch {
-    return undefined;
-  }
+  const { root, exports } = ownPackage();
+  const target = exports[`.${subpath}`];
+  const file = typeof target === "string" ? target : (target?.import ?? target?.default);
+  return file === undefined ? undefined : pathToFileURL(join(root, file)).href;
 }
 
 /** Whether a node_modules folder above `dir` holds the package `name`. */
