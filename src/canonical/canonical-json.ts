@@ -45,9 +45,52 @@ export function canonicalCopy(value: unknown): CanonicalCopy {
 
 /** The canonical text of a canonical copy (of the copy's top level changed by hand, keys kept in order). */
 export function canonicalText(form: CanonicalCopy): string {
-  // Stryker disable next-line ConditionalExpression: equivalent, `write` gives the same text as the fast path, only slower
-  if (form.sorted && !form.big) return JSON.stringify(form.copy);
-  return write(form.copy, [], 0);
+  if (!form.sorted) return write(form.copy, [], 0);
+  // Stryker disable next-line ConditionalExpression: equivalent, `writeCopy` gives the same text as the fast path, only slower
+  if (!form.big) return JSON.stringify(form.copy);
+  return writeCopy(form.copy, true);
+}
+
+/**
+ * The parts of sorted copies that hold a spliced part (a long string, a long immutable text)
+ * somewhere inside. The writer walks only these and hands every other part — already sorted,
+ * checked and plain — to JSON.stringify: an event that splices in its conversation costs the
+ * walk of the few objects above it, not a string concatenation per key of the whole event.
+ */
+const splicing = new WeakSet<object>();
+
+/**
+ * Writes a sorted copy. Its top level may have been changed by hand (see canonicalText), so it
+ * is sorted and checked again as `write` does; below it every part is what sortedCopy made:
+ * keys in order, no undefined, nothing JSON would change.
+ */
+function writeCopy(value: unknown, top: boolean): string {
+  if (typeof value !== "object" || value === null) return write(value, [], 0);
+  if (isImmutable(value)) {
+    const known = knownTexts.get(value);
+    if (known !== undefined) return known.text;
+  }
+  if (!top && !splicing.has(value)) return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + writeCopy(value[i], false);
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  let keys = Object.keys(record);
+  if (top) {
+    checkPlain(record);
+    keys = sortedKeys(record);
+  }
+  let out = "{";
+  let first = true;
+  for (const key of keys) {
+    const item = record[key];
+    if (item === undefined) continue;
+    out += (first ? "" : ",") + JSON.stringify(key) + ":" + writeCopy(item, false);
+    first = false;
+  }
+  return `${out}}`;
 }
 
 /** canonicalJson's walk; `parse` asks for a copy also of a value only the general writer can write. */
@@ -73,6 +116,11 @@ function canonicalForm(value: unknown, parse: boolean): CanonicalCopy & { text?:
  * keeps bodies; a SQLite insert flattens the rope once, as it would read a flat copy).
  */
 const SPLICE_LENGTH = 64 * 1024;
+/**
+ * An immutable part whose known text is this long is spliced in (a conversation, on every
+ * step); a shorter one is written again by JSON.stringify, which costs less than the walk.
+ */
+const SPLICE_KNOWN = 2048;
 /** What JSON.stringify would escape in a string (surrogates conservatively: only lone ones are). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
@@ -116,13 +164,19 @@ function sortedCopy(value: unknown, path: (string | number)[], depth: number): u
     // text would not get back as it is (an undefined property, a -0, an index key) is copied.
     const known = knownText(value, path);
     if (known.exact && depth + known.height < MAX_DEPTH) {
-      splicedParts++;
-      return value;
+      // A long text is spliced in; a short one is cheaper for JSON.stringify to write again than
+      // the walk a splice costs, and it writes the canonical text when the keys are in order.
+      if (known.text.length >= SPLICE_KNOWN) {
+        splicedParts++;
+        return value;
+      }
+      if (known.ordered) return value;
     }
   }
   if (Array.isArray(value)) {
     // Stryker disable next-line ArrayDeclaration: equivalent, the length is only preallocation; every index is assigned in order
     const copy: unknown[] = new Array(value.length);
+    const before = splicedParts;
     for (let i = 0; i < value.length; i++) {
       path.push(i);
       if (!(i in value)) throw new Refusal("a sparse array hole cannot be represented in JSON");
@@ -132,11 +186,13 @@ function sortedCopy(value: unknown, path: (string | number)[], depth: number): u
       copy[i] = item;
       path.pop();
     }
+    if (splicedParts !== before) splicing.add(copy);
     return copy;
   }
   checkPlain(value);
-  const keys = Object.keys(value).sort();
+  const keys = sortedKeys(value);
   const copy: Record<string, unknown> = {};
+  const before = splicedParts;
   for (const key of keys) {
     const item = (value as Record<string, unknown>)[key];
     if (item === undefined) continue;
@@ -151,7 +207,23 @@ function sortedCopy(value: unknown, path: (string | number)[], depth: number): u
     copy[key] = copied;
     path.pop();
   }
+  if (splicedParts !== before) splicing.add(copy);
   return copy;
+}
+
+/**
+ * An object's keys in code-unit order. Most objects a log writes again (events and messages
+ * the schemas gave back, parsed canonical text) already hold them so, and checking the order
+ * costs a fifth of sorting it.
+ */
+function sortedKeys(object: object): string[] {
+  const keys = Object.keys(object);
+  return inOrder(keys) ? keys : keys.sort();
+}
+
+function inOrder(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (!((keys[i - 1] as string) < (keys[i] as string))) return false;
+  return true;
 }
 
 function check(value: unknown): void {
@@ -214,7 +286,7 @@ function write(value: unknown, path: (string | number)[], depth: number): string
   } else {
     checkPlain(object);
     const record = object as Record<string, unknown>;
-    const keys = Object.keys(record).sort();
+    const keys = sortedKeys(record);
     out = "{";
     let first = true;
     for (const key of keys) {
@@ -237,6 +309,8 @@ interface Known {
   height: number;
   /** JSON.parse of the text gives back an equal value with the same keys (no undefined property, no -0, no index key). */
   exact: boolean;
+  /** Every object in it has its keys in sorted order: JSON.stringify of it gives `text` (when exact). */
+  ordered: boolean;
   /**
    * An array's text without its closing bracket: a list grown from this one continues it (a
    * rope, so nothing is copied — slicing the bracket off would copy the whole conversation).
@@ -263,11 +337,13 @@ function knownText(value: object, path: (string | number)[]): Known {
 function describe(value: object, path: (string | number)[]): Known {
   let height = 0;
   let exact = true;
+  let ordered = true;
   const part = (item: unknown): string => {
     if (typeof item === "object" && item !== null) {
       const known = knownText(item, path);
       height = Math.max(height, known.height + 1);
       exact &&= known.exact;
+      ordered &&= known.ordered;
       return known.text;
     }
     if (Object.is(item, -0)) exact = false;
@@ -284,6 +360,7 @@ function describe(value: object, path: (string | number)[]): Known {
       from = earlier.length;
       height = known.height;
       exact = known.exact;
+      ordered = known.ordered;
       out = known.open;
     }
     for (let i = from; i < value.length; i++) {
@@ -293,13 +370,18 @@ function describe(value: object, path: (string | number)[]): Known {
       path.pop();
     }
     noteWritten(value);
-    return { text: `${out}]`, height, exact, open: out };
+    return { text: `${out}]`, height, exact, ordered, open: out };
   } else {
     checkPlain(value);
     const record = value as Record<string, unknown>;
     out = "{";
     let first = true;
-    for (const key of Object.keys(record).sort()) {
+    const keys = Object.keys(record);
+    if (!inOrder(keys)) {
+      ordered = false;
+      keys.sort();
+    }
+    for (const key of keys) {
       const item = record[key];
       const code = key.charCodeAt(0);
       if (item === undefined || (code >= 48 && code <= 57) || key === "__proto__") exact = false;
@@ -311,7 +393,7 @@ function describe(value: object, path: (string | number)[]): Known {
     }
     out += "}";
   }
-  return { text: out, height, exact };
+  return { text: out, height, exact, ordered };
 }
 
 /** Parses JSON text and re-emits it canonically. */

@@ -109,6 +109,32 @@ export interface PreparedPayload {
 }
 
 const STAMP_KEYS = ["v", "runId", "seq", "at", "durationMs"] as const;
+const STAMP_ORDER = [...STAMP_KEYS].sort();
+
+function inOrder(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (!((keys[i - 1] as string) < (keys[i] as string))) return false;
+  return true;
+}
+
+/** Two lists of keys, each in order, as one list in order; a key in both comes once. */
+function mergeKeys(first: readonly string[], second: readonly string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < first.length || j < second.length) {
+    const a = first[i];
+    const b = second[j];
+    if (b === undefined || (a !== undefined && a < b)) {
+      out.push(a as string);
+      i++;
+    } else {
+      out.push(b);
+      if (a === b) i++;
+      j++;
+    }
+  }
+  return out;
+}
 const StampSchema = LlmFinishedSchema.pick({ v: true, runId: true, seq: true, at: true, durationMs: true }).partial({ durationMs: true });
 
 /** Per event type, its schema: a known type is checked against it directly, not through the union. Built once. */
@@ -190,7 +216,7 @@ export function preparePayload(payload: { type: RunEventType }, place: ErrorPlac
 /**
  * Stamps prepared payloads and serialises each once, into bodies a store takes without checking
  * again. The stamp wins over a payload field of the same name. Each payload is consumed: its
- * checked data becomes the stored event.
+ * checked data's values become the stored event's.
  */
 export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedPayload }[]): readonly string[] {
   return seal(
@@ -199,14 +225,21 @@ export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedP
       if (!validStamp(stamp)) checkSchema(StampSchema, stamp, place);
       const merged: Record<string, unknown> = {};
       const { copy } = payload.form;
-      for (const key of [...Object.keys(copy), ...Object.keys(stamp)].sort()) {
+      const stampKeys = STAMP_ORDER.filter((key) => key in stamp);
+      // A sorted copy's keys are in order already: the stamp's are merged in, not sorted again.
+      const keys = mergeKeys(Object.keys(copy), stampKeys);
+      if (!inOrder(keys)) keys.sort();
+      for (const key of keys) {
         const value = key in stamp ? stamp[key as keyof Stamp] : copy[key];
         // Assigning "__proto__" would set the prototype (such a copy is not `sorted`, so the general writer writes it).
         if (key === "__proto__") Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
         else merged[key] = value;
       }
       const body = canonicalText({ ...payload.form, copy: merged });
-      return { event: Object.assign(payload.data, stamp) as unknown as RunEvent, body };
+      // The stored event keeps the schema's (sorted) order too, so writing it again needs no sort.
+      const event: Record<string, unknown> = {};
+      for (const key of mergeKeys(Object.keys(payload.data), stampKeys)) event[key] = key in stamp ? stamp[key as keyof Stamp] : payload.data[key];
+      return { event: event as unknown as RunEvent, body };
     }),
   );
 }
