@@ -101,6 +101,39 @@ describe("immutable", () => {
     );
   });
 
+  it("a registered part long enough to be spliced in gives the text, copy and digest of a fresh one, at any depth", () => {
+    // Long leaves push a registered part's text past the splice threshold, so the writer walks
+    // only the objects above the spliced parts and hands the rest to JSON.stringify.
+    const longLeaf = fc.oneof(leaf, leaf, fc.constantFrom("x".repeat(900), "y".repeat(2100), `"quoted"\n${"é".repeat(1200)}`));
+    const bigValue = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: "small" }, longLeaf, tie("array"), tie("object")),
+      array: fc.array(tie("node"), { maxLength: 4 }),
+      object: fc.dictionary(key, fc.oneof(tie("node"), fc.constant(undefined)), { maxKeys: 4 }),
+    })).node;
+    fc.assert(
+      fc.property(fc.dictionary(key, bigValue, { minKeys: 2, maxKeys: 4 }), value, (shared, other) => {
+        let expected: string | Error;
+        try {
+          expected = canonicalJson(fresh({ z: { shared, other }, a: [other, { deeper: shared }], m: "x" }));
+        } catch (error) {
+          expected = error as Error;
+        }
+        const registered = immutable(fresh(shared));
+        const composite = { z: { shared: registered, other: fresh(other) }, a: [fresh(other), { deeper: registered }], m: "x" };
+        if (expected instanceof Error) {
+          expect(() => canonicalJson(composite)).toThrow(CanonicalJsonError);
+          return;
+        }
+        expect(canonicalJson(composite)).toBe(expected);
+        const form = canonicalCopy(composite);
+        expect(canonicalText(form)).toBe(expected);
+        expect(form.copy).toStrictEqual(JSON.parse(expected));
+        expect(digest(composite)).toBe(digest(JSON.parse(expected)));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("a refusal inside a registered value names the same place as for a fresh one", () => {
     const bad = { list: [1, { n: Number.NaN }] };
     const place = (input: unknown) => {
