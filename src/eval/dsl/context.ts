@@ -324,12 +324,11 @@ export class EvalContext {
   }
 
   async #score(entry: Recorded): Promise<AssertionResult> {
-    const base = { assertion: entry.assertion, label: entry.label, severity: entry.severity };
     let scorer: Scorer;
     try {
       scorer = typeof entry.scorer === "string" ? getScorer(entry.scorer) : entry.scorer;
     } catch (error) {
-      return { ...base, scorer: String(entry.scorer), status: "failed", value: 0, reason: errorMessage(error) };
+      return assertionResult(entry, String(entry.scorer), "failed", 0, errorMessage(error));
     }
     const view = this.run;
     let result: ScoreResult;
@@ -347,20 +346,29 @@ export class EvalContext {
         scorer.name,
       );
     } catch (error) {
-      return { ...base, scorer: scorer.name, status: "failed", value: 0, reason: `${scorer.name} could not score: ${errorMessage(error)}` };
+      return assertionResult(entry, scorer.name, "failed", 0, `${scorer.name} could not score: ${errorMessage(error)}`);
     }
-    if (result.skipped) {
-      return { ...base, scorer: scorer.name, status: "skipped", value: null, reason: result.reason, ...(result.details !== undefined ? { details: result.details } : {}) };
-    }
-    return {
-      ...base,
-      scorer: scorer.name,
-      status: result.pass ? "passed" : "failed",
-      value: result.value,
-      reason: result.reason,
-      ...(result.details !== undefined ? { details: result.details } : {}),
-    };
+    if (result.skipped) return assertionResult(entry, scorer.name, "skipped", null, result.reason, result.details);
+    return assertionResult(entry, scorer.name, result.pass ? "passed" : "failed", result.value, result.reason, result.details);
   }
+}
+
+/**
+ * One assertion's result, written as a literal: a suite keeps one per assertion until its
+ * report, and on Node 20 (V8 11) building it by spreading a fresh object gives each its own
+ * hidden class (memory, and megamorphic reads in every reporter).
+ */
+function assertionResult(
+  entry: Recorded,
+  scorer: string,
+  status: AssertionResult["status"],
+  value: number | null,
+  reason: string,
+  details?: unknown,
+): AssertionResult {
+  const result: AssertionResult = { assertion: entry.assertion, label: entry.label, severity: entry.severity, scorer, status, value, reason };
+  if (details !== undefined) result.details = details as AssertionResult["details"];
+  return result;
 }
 
 /** Scores what the case recorded, in order, pushing each result into `results` as it is known. */

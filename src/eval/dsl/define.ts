@@ -150,7 +150,10 @@ export function defineEval(spec: EvalSpec): EvalCase {
     const named = typeof spec?.name === "string" && spec.name ? ` "${spec.name}"` : "";
     throw new EvalDefinitionError(`defineEval${named}: ${problem}`, place);
   }
-  const definition: EvalCase = Object.freeze({ ...spec, name: spec.name.trim(), file: current.file, [CASE]: true as const });
+  // Object.assign rather than a spread: on Node 20 (V8 11) a spread of each case's own literal
+  // gives every case a hidden class of its own, which a suite of thousands keeps in memory and
+  // which makes every read of a case's fields a megamorphic one.
+  const definition: EvalCase = Object.freeze(Object.assign({}, spec, { name: spec.name.trim(), file: current.file, [CASE]: true as const }));
   current.cases.push(definition);
   return definition;
 }
