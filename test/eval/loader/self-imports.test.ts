@@ -1,0 +1,63 @@
+/**
+ * The eval loader reads an eval file's imports with es-module-lexer, whose memory never shrinks
+ * from the longest text it read; so it reads only up to the last "import"/"export" line, and
+ * must find exactly what reading the whole text finds.
+ */
+import fc from "fast-check";
+import { init, parse } from "es-module-lexer";
+import { describe, expect, it } from "vitest";
+import { imports } from "../../../src/eval/loader/self-imports.js";
+
+/** Lines a module is made of: imports of every form (some over several lines), and code that only mentions them. */
+const line = fc.constantFrom(
+  'import { defineEval } from "retrace";',
+  "import {\n  defineEval,\n  t,\n} from 'retrace-agents';",
+  'import data from "./data.json" with { type: "json" };',
+  'export * from "./helpers.js";',
+  "export { x } from\n  './x.js';",
+  "export const answer = 42;",
+  'const lazy = await import("./lazy.mjs");',
+  "const computed = await import(\n  './a' + suffix\n);",
+  "const url = import.meta.url;",
+  'const text = "import x from \\"not-an-import\\"";',
+  "// import { y } from 'a comment';",
+  "/* export * from 'another comment' */",
+  "const template = `line one\nimport { z } from 'inside a template'\nline three`;",
+  'defineEval({ name: "case", config: "./agent.yaml", test: async (t) => { await t.send("hi"); t.completed(); } });',
+  "const reimported = 1; const exports_ = 2;",
+  "",
+);
+
+function whole(text: string): unknown {
+  try {
+    return parse(text)[0];
+  } catch {
+    return undefined;
+  }
+}
+
+describe("eval file imports", () => {
+  it("reading up to the last import line finds what reading the whole text finds", async () => {
+    await init;
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), fc.array(fc.constantFrom("", "\n", "  ", "x"), { maxLength: 3 }), (lines, tail) => {
+        const text = lines.join("\n") + tail.join("");
+        expect(imports(text)).toStrictEqual(whole(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("an unfinished statement at the cut is read to its end; a text with no import has none", async () => {
+    await init;
+    const multi = `import {\n  a,\n  b,\n} from "retrace";\n${"defineEval({});\n".repeat(2000)}`;
+    expect(imports(multi)).toStrictEqual(whole(multi));
+    expect(imports(multi)?.[0]?.specifier).toBe("retrace");
+    expect(imports("const plain = 1;\n")).toStrictEqual([]);
+    // Broken code after the last import is not read: its imports are found, and Node reports the
+    // break when it loads the file (the same "cannot load: Unexpected end of input" as before).
+    const broken = 'import { a } from "retrace";\nconst s = `never closed';
+    expect(imports(broken)?.map((entry) => entry.specifier)).toStrictEqual(["retrace"]);
+    expect(imports('import { a } from "retrace";\nimport "unfinished')).toBeUndefined();
+  });
+});
