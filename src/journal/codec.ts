@@ -204,8 +204,10 @@ const SHORTCUT_SCHEMAS = new Map<RunEventType, Schema>([
  */
 export function preparePayload(payload: { type: RunEventType }, place: ErrorPlace = {}): PreparedPayload {
   const form = canonical(() => canonicalCopy(payload), place) as PreparedPayload["form"];
+  // Only a conversation the run state registered can pass the shortcut: any other would fail it
+  // (an issue built and thrown away) and then be checked in full anyway.
   const shortcut = SHORTCUT_SCHEMAS.get(payload.type);
-  const quick = shortcut ? checkedParse(shortcut, form.copy) : undefined;
+  const quick = shortcut && isImmutable((form.copy.request as { messages?: unknown } | undefined)?.messages) ? checkedParse(shortcut, form.copy) : undefined;
   if (quick?.success) return { type: payload.type, form, data: quick.data as Record<string, unknown> };
   const schema = PAYLOAD_SCHEMAS.get(payload.type);
   // An unknown type: the event schema names the problem as a store would.
