@@ -59,12 +59,6 @@ export interface RunLease {
   release(): void;
 }
 
-/** An event checked for storing, with the exact bytes to keep. */
-interface Checked {
-  event: RunEvent;
-  body: string;
-}
-
 /** The run log in one SQLite file (WAL), safe for several processes to share. */
 export class SqliteRunStore implements RunStore {
   readonly path: string;
@@ -82,7 +76,7 @@ export class SqliteRunStore implements RunStore {
   readonly #lastSeq: Statement;
   readonly #readFrom: Statement;
   readonly #listRuns: Statement;
-  readonly #appendTx: (events: readonly Checked[]) => void;
+  readonly #appendTx: (events: readonly RunEvent[], bodies: readonly string[]) => void;
   /** The last seq and chain link this connection wrote or read per run: a hint that saves a query, never trusted alone. */
   readonly #seen = new Map<string, { seq: number; link: string }>();
 
@@ -147,7 +141,7 @@ export class SqliteRunStore implements RunStore {
       FROM events s WHERE s.type = 'run.started'
       ORDER BY json_extract(s.body, '$.at') DESC, s.run_id DESC
       LIMIT ?`);
-    this.#appendTx = db.transaction((events: readonly Checked[]) => this.#appendAll(events)).immediate;
+    this.#appendTx = db.transaction((events: readonly RunEvent[], bodies: readonly string[]) => this.#appendAll(events, bodies)).immediate;
   }
 
   append(events: readonly RunEvent[]): void {
@@ -157,20 +151,20 @@ export class SqliteRunStore implements RunStore {
   appendRaw(bodies: readonly string[]): RunEvent[] {
     if (this.readonly) throw new StoreError("store_readonly", "this store was opened read-only", { file: this.path });
     // Every body is checked before anything is written, exactly as the memory store checks it.
-    const checked = checkStoredBodies(bodies, { file: this.path }).map((event, index) => ({ event, body: bodies[index] as string }));
-    const first = checked[0];
-    if (!first) return [];
-    if (checked.length === 1) this.#insertOne(first);
+    const events = checkStoredBodies(bodies, { file: this.path });
+    const first = events[0];
+    if (!first) return events;
+    if (events.length === 1) this.#insertOne(first, bodies[0] as string);
     else {
       try {
-        this.#appendTx(checked);
+        this.#appendTx(events, bodies);
       } catch (error) {
         // The transaction rolled back: what this connection thought it wrote is not there.
-        this.#seen.delete(first.event.runId);
+        this.#seen.delete(first.runId);
         throw error;
       }
     }
-    return checked.map((item) => item.event);
+    return events;
   }
 
   /**
@@ -178,7 +172,7 @@ export class SqliteRunStore implements RunStore {
    * given seq. A gap is caught against the last seq this connection saw for the run: when the
    * new seq is not the next one, the database is asked, and it alone decides.
    */
-  #insertOne({ event, body }: Checked): void {
+  #insertOne(event: RunEvent, body: string): void {
     let known = this.#seen.get(event.runId);
     // The first event of a run this connection has not seen needs no query: seq 1 leaves no
     // gap and follows the empty link, and if the run exists the primary key refuses the duplicate.
@@ -210,15 +204,19 @@ export class SqliteRunStore implements RunStore {
       }
       throw error;
     }
-    this.#seen.set(event.runId, { seq: event.seq, link });
+    const seen = this.#seen.get(event.runId);
+    if (seen) {
+      seen.seq = event.seq;
+      seen.link = link;
+    } else this.#seen.set(event.runId, { seq: event.seq, link });
   }
 
-  #appendAll(events: readonly Checked[]): void {
-    const runId = (events[0] as Checked).event.runId;
-    for (const checked of events) {
-      if (checked.event.runId !== runId) throw new StoreError("store_corrupt", "one append must hold events of one run", { runId });
-      this.#insertOne(checked);
-    }
+  #appendAll(events: readonly RunEvent[], bodies: readonly string[]): void {
+    const runId = (events[0] as RunEvent).runId;
+    events.forEach((event, index) => {
+      if (event.runId !== runId) throw new StoreError("store_corrupt", "one append must hold events of one run", { runId });
+      this.#insertOne(event, bodies[index] as string);
+    });
   }
 
   /**
