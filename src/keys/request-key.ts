@@ -10,16 +10,16 @@ import { isSecretKey } from "../redaction/index.js";
  * headers. Replay finds recorded responses by this key (plus an ordinal for repeated requests).
  */
 export function requestKey(model: ModelIdentity, request: LlmRequest): string {
-  const { tools, ...rest } = request;
-  const sent = {
-    ...rest,
+  // Object.assign, not a spread of the request's rest: on Node 20 (V8 11) that gives every key
+  // object a hidden class of its own (one per model call).
+  const sent: Record<string, unknown> = Object.assign({}, request, {
     model: request.model || model.model,
     temperature: request.temperature ?? model.temperature,
     maxTokens: request.maxTokens ?? model.maxTokens,
     seed: request.seed ?? model.seed,
     // The tool list is the bulk of a request and the same on every step: it enters by its digest.
-    tools: frozenDigest(tools),
-  };
+    tools: frozenDigest(request.tools),
+  });
   const headers = model.headers && Object.keys(model.headers).length > 0 ? lowerCased(model.headers) : undefined;
   // Absent headers add nothing, so the keys of models that send none are what they always were.
   const keyed = { provider: model.provider, endpoint: endpointOf(model.baseUrl), request: sent, ...(headers ? { headers } : {}) };
