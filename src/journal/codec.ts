@@ -1,4 +1,4 @@
-import { canonicalCopy, canonicalJson, canonicalText, grownFrom, isCanonicalTextOf, isImmutable, type CanonicalCopy } from "../canonical/index.js";
+import { canonicalCopy, canonicalJson, canonicalText, grownFrom, isCanonicalTextOf, isImmutable, sortKeys, type CanonicalCopy } from "../canonical/index.js";
 import { CanonicalJsonError, EventFormatError, type ErrorPlace } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, LlmFinishedSchema, LlmRequestSchema, MessageSchema, RunEventSchema, type Message, type RunEvent, type RunEventType } from "../contracts/index.js";
 import { checkedParse } from "../contracts/checked-parse.js";
@@ -230,7 +230,7 @@ export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedP
       const stampKeys = STAMP_ORDER.filter((key) => key in stamp);
       // A sorted copy's keys are in order already: the stamp's are merged in, not sorted again.
       const keys = mergeKeys(Object.keys(copy), stampKeys);
-      if (!inOrder(keys)) keys.sort();
+      if (!inOrder(keys)) sortKeys(keys);
       for (const key of keys) {
         const value = key in stamp ? stamp[key as keyof Stamp] : copy[key];
         // Assigning "__proto__" would set the prototype (such a copy is not `sorted`, so the general writer writes it).
