@@ -109,7 +109,9 @@ export interface PreparedPayload {
 }
 
 const STAMP_KEYS = ["v", "runId", "seq", "at", "durationMs"] as const;
-const STAMP_ORDER = [...STAMP_KEYS].sort();
+const STAMP_ORDER: readonly string[] = [...STAMP_KEYS].sort();
+/** The stamp of every event but an llm.finished, which alone has a duration. */
+const STAMP_ORDER_UNTIMED = STAMP_ORDER.filter((key) => key !== "durationMs");
 
 function inOrder(keys: readonly string[]): boolean {
   for (let i = 1; i < keys.length; i++) if (!((keys[i - 1] as string) < (keys[i] as string))) return false;
@@ -223,11 +225,10 @@ export function preparePayload(payload: { type: RunEventType }, place: ErrorPlac
 export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedPayload }[]): readonly string[] {
   return seal(
     items.map(({ stamp, payload }) => {
-      const place = { runId: stamp.runId, seq: stamp.seq };
-      if (!validStamp(stamp)) checkSchema(StampSchema, stamp, place);
+      if (!validStamp(stamp)) checkSchema(StampSchema, stamp, { runId: stamp.runId, seq: stamp.seq });
       const merged: Record<string, unknown> = {};
       const { copy } = payload.form;
-      const stampKeys = STAMP_ORDER.filter((key) => key in stamp);
+      const stampKeys = "durationMs" in stamp ? STAMP_ORDER : STAMP_ORDER_UNTIMED;
       // A sorted copy's keys are in order already: the stamp's are merged in, not sorted again.
       const keys = mergeKeys(Object.keys(copy), stampKeys);
       if (!inOrder(keys)) sortKeys(keys);
@@ -237,7 +238,7 @@ export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedP
         if (key === "__proto__") Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
         else merged[key] = value;
       }
-      const body = canonicalText({ ...payload.form, copy: merged });
+      const body = canonicalText({ copy: merged, sorted: payload.form.sorted, big: payload.form.big });
       // The stored event keeps the schema's (sorted) order too, so writing it again needs no sort.
       const event: Record<string, unknown> = {};
       for (const key of mergeKeys(Object.keys(payload.data), stampKeys)) event[key] = key in stamp ? stamp[key as keyof Stamp] : payload.data[key];

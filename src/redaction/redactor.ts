@@ -103,7 +103,11 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
 
   // Most strings hold nothing to remove: one scan per known value and one for all the patterns
   // says so, and the string is returned as it is, never copied.
-  const mayHold = (input: string): boolean => needles.some((needle) => input.includes(needle)) || (patterns.length > 0 && MAY_LOOK_SECRET.test(input));
+  // A loop, not needles.some(...): this runs for every string of every event, and a closure per call was garbage per string.
+  const mayHold = (input: string): boolean => {
+    for (const needle of needles) if (input.includes(needle)) return true;
+    return patterns.length > 0 && MAY_LOOK_SECRET.test(input);
+  };
 
   const text = (input: string): string => {
     if (keep.has(input) || !mayHold(input)) return input;
@@ -146,10 +150,11 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) {
       let copy: unknown[] | undefined;
-      node.forEach((item, index) => {
+      for (let index = 0; index < node.length; index++) {
+        const item: unknown = node[index];
         const redacted = value(item);
         if (redacted !== item) (copy ??= [...node])[index] = redacted;
-      });
+      }
       return copy ?? node;
     }
     // Stryker disable next-line ConditionalExpression: equivalent for the type test, Object.entries of a number or boolean is empty, so it is returned as it is
