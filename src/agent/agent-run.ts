@@ -171,8 +171,9 @@ export class AgentRun {
   }
 
   async #drive(options: TurnOptions): Promise<TurnOutcome> {
-    const controller = new AbortController();
-    const signal = options.signal ?? controller.signal;
+    // A signal of its own only when none is given: Node's AbortSignal is slow to make, and an
+    // eval case already hands its case's signal to every turn.
+    const signal = options.signal ?? new AbortController().signal;
     for (;;) {
       if (signal.aborted) return this.#finish("failed", { code: "aborted", message: "the run was aborted" });
       const batch = await runPendingCalls(this.agent, this.log, this.#context, signal, (tool, task, callId) =>

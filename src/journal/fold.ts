@@ -123,7 +123,11 @@ export function initialState(): RunState {
  * growing list per event — which made folding a long log quadratic. Once fold returns, they
  * are never changed again: the next call copies before its first change.
  */
-let owned: WeakSet<readonly unknown[]> | undefined;
+let owned: Set<readonly unknown[]> | undefined;
+/** A set, made on the first list a fold call makes (most calls fold one event, and a WeakSet per event cost more than the event). */
+function own(list: readonly unknown[]): void {
+  (owned ??= new Set()).add(list);
+}
 /** Where each call id first appears in the draft's `toolCalls`, built on the first settle of a fold call. */
 let callIndex: Map<string, number> | undefined;
 
@@ -133,7 +137,7 @@ function appended<T>(list: readonly T[], item: T): T[] {
     return list as T[];
   }
   const copy = [...list, item];
-  owned?.add(copy);
+  own(copy);
   return copy;
 }
 
@@ -144,7 +148,7 @@ function replacedAt<T>(list: readonly T[], index: number, item: T): T[] {
   }
   const copy = [...list];
   copy[index] = item;
-  owned?.add(copy);
+  own(copy);
   return copy;
 }
 
@@ -152,7 +156,7 @@ function replacedAt<T>(list: readonly T[], index: number, item: T): T[] {
 function without<T>(list: readonly T[], match: (item: T) => boolean): T[] {
   if (!list.some(match)) return list as T[];
   const kept = list.filter((item) => !match(item));
-  owned?.add(kept);
+  own(kept);
   return kept;
 }
 
@@ -177,7 +181,7 @@ export function fold(events: readonly RunEvent[], from: RunState = initialState(
   if (events.length === 0) return from;
   const outer = owned;
   const outerIndex = callIndex;
-  owned = new WeakSet();
+  owned = undefined;
   callIndex = undefined;
   try {
     const draft: RunState = { ...from };
