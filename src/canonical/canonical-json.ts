@@ -34,7 +34,9 @@ export interface CanonicalCopy {
   readonly sorted: boolean;
   /**
    * It holds a string long enough for the writer to splice in rather than copy, or an immutable
-   * part whose text is known: the writer splices those texts in.
+   * part whose known text is long (SPLICE_KNOWN): the writer splices those texts in. A shorter
+   * immutable part whose keys are in order is shared and written again by JSON.stringify; any
+   * other is copied.
    */
   readonly big: boolean;
 }
