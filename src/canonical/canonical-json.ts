@@ -34,9 +34,8 @@ export interface CanonicalCopy {
   readonly sorted: boolean;
   /**
    * It holds a string long enough for the writer to splice in rather than copy, or an immutable
-   * part whose known text is long (SPLICE_KNOWN): the writer splices those texts in. A shorter
-   * immutable part whose keys are in order is shared and written again by JSON.stringify; any
-   * other is copied.
+   * part whose known text it splices in. A short immutable part (SPLICE_KNOWN) whose keys are
+   * in order is shared too, but written again by JSON.stringify.
    */
   readonly big: boolean;
 }
@@ -119,8 +118,9 @@ function canonicalForm(value: unknown, parse: boolean): CanonicalCopy & { text?:
  */
 const SPLICE_LENGTH = 64 * 1024;
 /**
- * An immutable part whose known text is this long is spliced in (a conversation, on every
- * step); a shorter one is written again by JSON.stringify, which costs less than the walk.
+ * An immutable part whose known text is shorter than this, with its keys in order, is written
+ * again by JSON.stringify, which costs less than the walk a splice needs; a longer one (a
+ * conversation, on every step) or one whose keys are not in order is spliced in.
  */
 const SPLICE_KNOWN = 2048;
 /** What JSON.stringify would escape in a string (surrogates conservatively: only lone ones are). */
@@ -166,13 +166,11 @@ function sortedCopy(value: unknown, path: (string | number)[], depth: number): u
     // text would not get back as it is (an undefined property, a -0, an index key) is copied.
     const known = knownText(value, path);
     if (known.exact && depth + known.height < MAX_DEPTH) {
-      // A long text is spliced in; a short one is cheaper for JSON.stringify to write again than
-      // the walk a splice costs, and it writes the canonical text when the keys are in order.
-      if (known.text.length >= SPLICE_KNOWN) {
-        splicedParts++;
-        return value;
-      }
-      if (known.ordered) return value;
+      // A short one whose keys are in order is cheaper for JSON.stringify to write again than
+      // the walk a splice costs, and it writes the canonical text; any other is spliced in.
+      if (known.ordered && known.text.length < SPLICE_KNOWN) return value;
+      splicedParts++;
+      return value;
     }
   }
   if (Array.isArray(value)) {
@@ -372,6 +370,8 @@ function describe(value: object, path: (string | number)[]): Known {
   };
   let out: string;
   if (Array.isArray(value)) {
+    // JSON.stringify would ask an array of another kind (a subclass's toJSON) how to write it.
+    if (Object.getPrototypeOf(value) !== Array.prototype) ordered = false;
     // A list grown from one whose text is known (a conversation one step on) continues that text.
     const earlier = grownFrom(value);
     const known = earlier ? knownTexts.get(earlier) : undefined;
@@ -381,7 +381,7 @@ function describe(value: object, path: (string | number)[]): Known {
       from = earlier.length;
       height = known.height;
       exact = known.exact;
-      ordered = known.ordered;
+      ordered &&= known.ordered;
       out = known.open;
     }
     for (let i = from; i < value.length; i++) {
@@ -398,6 +398,8 @@ function describe(value: object, path: (string | number)[]): Known {
     out = "{";
     let first = true;
     const keys = Object.keys(record);
+    // An own toJSON (enumerable or not) is what JSON.stringify would write instead of the keys.
+    if (Object.hasOwn(record, "toJSON")) ordered = false;
     if (!inOrder(keys)) {
       ordered = false;
       sortKeys(keys);

@@ -4,7 +4,6 @@
  * Adding an optional field is compatible; anything else bumps EVENT_FORMAT_VERSION.
  */
 import { z } from "zod";
-import { sortedObject } from "./sorted-object.js";
 import { LlmRequestSchema, LlmResponseSchema, ModelIdentitySchema, UsageSchema } from "./model.js";
 
 export const EVENT_FORMAT_VERSION = 1;
@@ -20,10 +19,10 @@ const envelope = {
 };
 
 function event<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
-  return sortedObject({ ...envelope, type: z.literal(type), ...shape });
+  return z.object({ ...envelope, type: z.literal(type), ...shape });
 }
 
-export const ErrorInfoSchema = sortedObject({ code: z.string(), message: z.string() });
+export const ErrorInfoSchema = z.object({ code: z.string(), message: z.string() });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
 
 export const RunStatusSchema = z.enum(["running", "waiting", "completed", "failed"]);
@@ -52,7 +51,7 @@ export const BlockReasonSchema = z.enum([
 ]);
 export type BlockReason = z.infer<typeof BlockReasonSchema>;
 
-export const RetrievedChunkSchema = sortedObject({
+export const RetrievedChunkSchema = z.object({
   id: z.string(),
   source: z.string(),
   text: z.string(),
@@ -65,7 +64,7 @@ export const RetrievedChunkSchema = sortedObject({
 });
 export type RetrievedChunk = z.infer<typeof RetrievedChunkSchema>;
 
-export const PendingApprovalSchema = sortedObject({
+export const PendingApprovalSchema = z.object({
   callId: z.string(),
   tool: z.string(),
   roles: z.array(z.string()),
@@ -79,7 +78,7 @@ export const PendingApprovalSchema = sortedObject({
 });
 
 export const RunStartedSchema = event("run.started", {
-  agent: sortedObject({ name: z.string(), digest: z.string() }),
+  agent: z.object({ name: z.string(), digest: z.string() }),
   /**
    * The model's identity (provider, model, and for an HTTP provider where it sends requests and
    * the sampling it adds): what a replay needs to rebuild the model and its request keys.
@@ -89,12 +88,12 @@ export const RunStartedSchema = event("run.started", {
   seed: z.number().int(),
   /** The agent's configuration with secrets redacted. */
   config: json,
-  parent: sortedObject({ runId: z.string(), callId: z.string() }).optional(),
+  parent: z.object({ runId: z.string(), callId: z.string() }).optional(),
   /**
    * Where the CLI found the agent (paths relative to where it ran), so `resume` can rebuild it;
    * `cassette`: the cassette its model traffic was recorded to or replayed from.
    */
-  source: sortedObject({ config: z.string().optional(), mock: z.string().optional(), cassette: z.string().optional() }).optional(),
+  source: z.object({ config: z.string().optional(), mock: z.string().optional(), cassette: z.string().optional() }).optional(),
 });
 export const MessageEventSchema = event("message", {
   role: z.literal("user"),
@@ -124,7 +123,7 @@ export const LlmFailedSchema = event("llm.failed", {
   step: z.number().int().positive(),
   attempt: z.number().int().positive(),
   requestKey: z.string(),
-  error: sortedObject({
+  error: z.object({
     code: z.string(),
     kind: z.string(),
     message: z.string(),
@@ -168,7 +167,7 @@ export const ToolFinishedSchema = event("tool.finished", {
 export const ToolFailedSchema = event("tool.failed", {
   callId: z.string(),
   name: z.string(),
-  error: sortedObject({ kind: ToolErrorKindSchema, message: z.string() }),
+  error: z.object({ kind: ToolErrorKindSchema, message: z.string() }),
 });
 export const ToolUnknownOutcomeSchema = event("tool.unknown_outcome", {
   callId: z.string(),

@@ -4,13 +4,12 @@
  * This file depends on no provider SDK and no store.
  */
 import { z } from "zod";
-import { sortedObject } from "./sorted-object.js";
 
 export const MODEL_CONTRACT_VERSION = 1;
 
 const jsonValue: z.ZodType<unknown> = z.unknown();
 
-export const ToolCallSchema = sortedObject({
+export const ToolCallSchema = z.object({
   id: z.string().min(1),
   name: z.string(),
   /** The arguments as JSON text, exactly as the model produced them (they may be malformed). */
@@ -18,14 +17,14 @@ export const ToolCallSchema = sortedObject({
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
-export const SystemMessageSchema = sortedObject({ role: z.literal("system"), content: z.string() });
-export const UserMessageSchema = sortedObject({ role: z.literal("user"), content: z.string() });
-export const AssistantMessageSchema = sortedObject({
+export const SystemMessageSchema = z.object({ role: z.literal("system"), content: z.string() });
+export const UserMessageSchema = z.object({ role: z.literal("user"), content: z.string() });
+export const AssistantMessageSchema = z.object({
   role: z.literal("assistant"),
   content: z.string(),
   toolCalls: z.array(ToolCallSchema),
 });
-export const ToolMessageSchema = sortedObject({
+export const ToolMessageSchema = z.object({
   role: z.literal("tool"),
   toolCallId: z.string(),
   name: z.string(),
@@ -42,7 +41,7 @@ export type Message = z.infer<typeof MessageSchema>;
 export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
 export type ToolMessage = z.infer<typeof ToolMessageSchema>;
 
-export const ToolSpecSchema = sortedObject({
+export const ToolSpecSchema = z.object({
   name: z.string(),
   description: z.string(),
   /** JSON Schema (draft 2020-12 subset) of the arguments object. */
@@ -50,7 +49,7 @@ export const ToolSpecSchema = sortedObject({
 });
 export type ToolSpec = z.infer<typeof ToolSpecSchema>;
 
-export const LlmRequestSchema = sortedObject({
+export const LlmRequestSchema = z.object({
   model: z.string(),
   system: z.string().optional(),
   messages: z.array(MessageSchema),
@@ -65,7 +64,7 @@ export type LlmRequest = z.infer<typeof LlmRequestSchema>;
 export const StopReasonSchema = z.enum(["end", "tool_calls", "max_tokens", "content_filter", "other"]);
 export type StopReason = z.infer<typeof StopReasonSchema>;
 
-export const UsageSchema = sortedObject({
+export const UsageSchema = z.object({
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
   /** Input tokens served from the provider's prompt cache (a subset of inputTokens). */
@@ -79,7 +78,7 @@ export const UsageSchema = sortedObject({
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
-export const LlmResponseSchema = sortedObject({
+export const LlmResponseSchema = z.object({
   id: z.string().optional(),
   model: z.string().optional(),
   text: z.string(),
@@ -123,7 +122,7 @@ export interface GenerateOptions {
  * OpenAI-compatible servers serving one model name, one model built at two temperatures, or
  * one Anthropic model with and without a beta header, never look alike.
  */
-export const ModelIdentitySchema = sortedObject({
+export const ModelIdentitySchema = z.object({
   provider: z.string(),
   /** The model asked for when the request names none. */
   model: z.string(),

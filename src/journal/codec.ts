@@ -220,7 +220,7 @@ export function preparePayload(payload: { type: RunEventType }, place: ErrorPlac
 /**
  * Stamps prepared payloads and serialises each once, into bodies a store takes without checking
  * again. The stamp wins over a payload field of the same name. Each payload is consumed: its
- * checked data's values become the stored event's.
+ * checked data becomes the stored event.
  */
 export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedPayload }[]): readonly string[] {
   return seal(
@@ -228,21 +228,19 @@ export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedP
       if (!validStamp(stamp)) checkSchema(StampSchema, stamp, { runId: stamp.runId, seq: stamp.seq });
       const merged: Record<string, unknown> = {};
       const { copy } = payload.form;
-      const stampKeys = "durationMs" in stamp ? STAMP_ORDER : STAMP_ORDER_UNTIMED;
+      const stampKeys = Object.hasOwn(stamp, "durationMs") ? STAMP_ORDER : STAMP_ORDER_UNTIMED;
       // A sorted copy's keys are in order already: the stamp's are merged in, not sorted again.
       const keys = mergeKeys(Object.keys(copy), stampKeys);
       if (!inOrder(keys)) sortKeys(keys);
       for (const key of keys) {
-        const value = key in stamp ? stamp[key as keyof Stamp] : copy[key];
+        // Own keys only: a payload key such as "constructor" is the payload's, not Object's.
+        const value = Object.hasOwn(stamp, key) ? stamp[key as keyof Stamp] : copy[key];
         // Assigning "__proto__" would set the prototype (such a copy is not `sorted`, so the general writer writes it).
         if (key === "__proto__") Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
         else merged[key] = value;
       }
       const body = canonicalText({ copy: merged, sorted: payload.form.sorted, big: payload.form.big });
-      // The stored event keeps the schema's (sorted) order too, so writing it again needs no sort.
-      const event: Record<string, unknown> = {};
-      for (const key of mergeKeys(Object.keys(payload.data), stampKeys)) event[key] = key in stamp ? stamp[key as keyof Stamp] : payload.data[key];
-      return { event: event as unknown as RunEvent, body };
+      return { event: Object.assign(payload.data, stamp) as unknown as RunEvent, body };
     }),
   );
 }

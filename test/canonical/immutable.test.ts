@@ -184,3 +184,18 @@ describe("immutable", () => {
     );
   });
 });
+
+describe("immutable parts JSON.stringify would not write as their keys", () => {
+  it("an own toJSON or an array of another kind is written by its keys and items, as a fresh copy is (found in review)", () => {
+    const hidden = Object.defineProperty({ content: "hi", role: "user" }, "toJSON", { value: () => "HIDDEN", enumerable: false });
+    class Tagged extends Array<number> {
+      toJSON(): string {
+        return "sub";
+      }
+    }
+    const tagged = Tagged.from([3]);
+    const registered = { a: immutable(hidden), b: immutable(tagged) };
+    expect(canonicalJson(registered)).toBe('{"a":{"content":"hi","role":"user"},"b":[3]}');
+    expect(canonicalText(canonicalCopy(registered))).toBe('{"a":{"content":"hi","role":"user"},"b":[3]}');
+  });
+});

@@ -91,3 +91,11 @@ describe("the event codec", () => {
     expect(log.appendAll([fine])).toStrictEqual(log.store.read("r"));
   });
 });
+
+describe("stamping a payload whose keys name Object.prototype's members", () => {
+  it("a payload key such as \"constructor\" is written like any other key, not taken from the stamp's prototype (found in review)", () => {
+    const payload = { type: "message", role: "user", content: "hi", constructor: "x", foo: "y" } as unknown as Parameters<typeof preparePayload>[0];
+    const [body] = stampPayloads([{ stamp: { v: 1, runId: "r", seq: 1, at: "2026-01-01T00:00:00.000Z" }, payload: preparePayload(payload) }]);
+    expect(body).toBe('{"at":"2026-01-01T00:00:00.000Z","constructor":"x","content":"hi","foo":"y","role":"user","runId":"r","seq":1,"type":"message","v":1}');
+  });
+});

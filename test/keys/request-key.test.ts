@@ -289,3 +289,14 @@ describe("the model identity that enters keys and the agent digest", () => {
     expect(identityOf(scripted)).toEqual({ provider: scripted.provider, model: scripted.model });
   });
 });
+
+describe("request keys of unusual requests", () => {
+  it("a request's own \"__proto__\" key is part of its key, as any other key is (found in review)", () => {
+    const model: ModelIdentity = { provider: "openai", model: "m" };
+    const plain = JSON.parse('{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[]}') as LlmRequest;
+    const withKey = JSON.parse('{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[],"__proto__":"v"}') as LlmRequest;
+    const withObject = JSON.parse('{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[],"__proto__":{"x":1}}') as LlmRequest;
+    expect(requestKey(model, withKey)).not.toBe(requestKey(model, plain));
+    expect(requestKey(model, withObject)).not.toBe(requestKey(model, withKey));
+  });
+});

@@ -62,6 +62,9 @@ export function imports(text: string): readonly Import[] | undefined {
   if (last === -1) return [];
   for (let end = lineEnd(text, last); ; end = lineEnd(text, 2 * end + 4096)) {
     const whole = end >= text.length;
+    // `export *`, `export * as ns` and `export { a }` read as finished statements with their
+    // `from` on a later line: the cut must not fall before a token that continues one.
+    if (!whole && continues(text, end)) continue;
     try {
       const found = parse(whole ? text : text.slice(0, end))[0];
       if (whole || found.every((entry) => entry.importEnd < end)) return found;
@@ -70,6 +73,18 @@ export function imports(text: string): readonly Import[] | undefined {
     }
   }
 }
+
+/** Whether the first token at or after `at` (past spaces and comments) could continue a statement before it. */
+function continues(text: string, at: number): boolean {
+  const window = text.slice(at, at + 4096);
+  const rest = CONTINUATION.exec(window);
+  // Spaces or comments longer than the window, or a comment never closed: read further rather than guess.
+  if (rest === null || (rest[0].length === window.length && at + window.length < text.length)) return true;
+  return rest[1] !== undefined;
+}
+
+/** Spaces and comments, then either a token that continues a statement (captured) or anything else. */
+const CONTINUATION = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(?:(from\b|as\b|[,{}*.(=]|with\b|assert\b)|[^\s/]|$|\/(?![/*]))/;
 
 /** The index just past the line break at or after `from` (the text's length when none follows). */
 function lineEnd(text: string, from: number): number {

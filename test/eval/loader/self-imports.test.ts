@@ -15,6 +15,13 @@ const line = fc.constantFrom(
   'import data from "./data.json" with { type: "json" };',
   'export * from "./helpers.js";',
   "export { x } from\n  './x.js';",
+  "export *\n  from 'retrace-agents';",
+  "export * as ns\n from './x.js';",
+  "export { a }\n from './x.js';",
+  "export { a } // a note\n /* and a block */ from './x.js';",
+  "await import\n  ('./late.mjs');",
+  "import {\n  a\n}\n  from 'retrace' with\n  { type: 'json' };",
+  "(async () => { await 1; })();",
   "export const answer = 42;",
   'const lazy = await import("./lazy.mjs");',
   "const computed = await import(\n  './a' + suffix\n);",
@@ -54,6 +61,9 @@ describe("eval file imports", () => {
     expect(imports(multi)).toStrictEqual(whole(multi));
     expect(imports(multi)?.[0]?.specifier).toBe("retrace");
     expect(imports("const plain = 1;\n")).toStrictEqual([]);
+    // A re-export whose `from` is on the next line reads as finished at the cut (found in review).
+    const reexport = 'export *\n  from "retrace-agents";\n';
+    expect(imports(reexport)?.map((entry) => entry.specifier)).toStrictEqual(["retrace-agents"]);
     // Broken code after the last import is not read: its imports are found, and Node reports the
     // break when it loads the file (the same "cannot load: Unexpected end of input" as before).
     const broken = 'import { a } from "retrace";\nconst s = `never closed';
