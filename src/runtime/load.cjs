@@ -102,6 +102,12 @@ function readCache(name) {
  * the cache it found writes a cache of its level, which later processes prefer.
  */
 const WEIGHTS = { main: 2, api: 1, testing: 1, vitest: 1 };
+/**
+ * A process this old (seconds) may refresh a cache of its own level, when its cache would be
+ * this much bigger (RETRACE_CODE_CACHE_REFRESH_AFTER_S changes the age, for tests).
+ */
+const REFRESH_AFTER_S = Number(process.env.RETRACE_CODE_CACHE_REFRESH_AFTER_S ?? 0.5);
+const REFRESH_GROWTH = 1.25;
 const MAX_LEVEL = 5;
 
 const folder = cacheFolder();
@@ -148,13 +154,21 @@ if (cacheBase) {
   process.once("exit", () => {
     const level = Math.min(MAX_LEVEL, [...used].reduce((sum, name) => sum + (WEIGHTS[name] ?? 0), 0));
     const rejected = cachedData !== undefined && script.cachedDataRejected;
-    if (cachedData !== undefined && !rejected && level <= cachedLevel) return;
+    let data;
+    if (cachedData !== undefined && !rejected && level <= cachedLevel) {
+      // The same parts, but a process that ran a while (a big suite) compiled many functions a
+      // short one (a one-case eval, a failing test) never did: its cache replaces the one it
+      // found when it holds clearly more. A short process never pays for asking.
+      if (level < cachedLevel || process.uptime() < REFRESH_AFTER_S) return;
+      data = script.createCachedData();
+      if (data.length < cachedData.length * REFRESH_GROWTH) return;
+    }
     // A rejected cache (other flags, a damaged file) is replaced where it is, or it would be read first again.
-    const target = cacheAt(rejected ? Math.max(level, cachedLevel) : level);
+    const target = cacheAt(rejected || data !== undefined ? Math.max(level, cachedLevel) : level);
     const partial = `${target}.${process.pid}.tmp`;
     try {
       // "wx": a file (or a link) already at that name is never written through.
-      fs.writeFileSync(partial, script.createCachedData(), { mode: 0o600, flag: "wx" });
+      fs.writeFileSync(partial, data ?? script.createCachedData(), { mode: 0o600, flag: "wx" });
       fs.renameSync(partial, target);
       for (let lower = 0; cacheAt(lower) !== target && lower <= MAX_LEVEL; lower++) fs.rmSync(cacheAt(lower), { force: true });
       forgetOldBuilds();

@@ -99,6 +99,37 @@ describe("the runtime's code cache", () => {
   );
 
   it(
+    "is written again at its own level by a process that compiled clearly more of the runtime than the cache it found",
+    async () => {
+      setUp();
+      const cache = join(work, "refresh");
+      const files = () => readdirSync(cache).filter((name) => name.endsWith(".v8"));
+      // A one-case suite writes the CLI-and-library cache first.
+      expect((await run(cache)).code).toBe(0);
+      const [name] = files();
+      const small = readFileSync(join(cache, name as string));
+      // A suite that uses much more of the runtime (tools, a policy, sub-agents, every reporter) replaces it.
+      const big = join(work, "big-project");
+      mkdirSync(big, { recursive: true });
+      copyFileSync(join(root, "examples/hello/agent.yaml"), join(big, "agent.yaml"));
+      writeFileSync(join(big, "one.eval.mjs"), evalFile);
+      const out = join(work, "big-out");
+      const refreshed = await retrace(
+        ["eval-test", join(root, "eval"), big, "--mock", "--reporter", `json=${out}.json`, "--reporter", `junit=${out}.xml`, "--reporter", `markdown=${out}.md`, "--reporter", `html=${out}.html`],
+        { env: { RETRACE_CODE_CACHE: cache, RETRACE_CODE_CACHE_REFRESH_AFTER_S: "0" } },
+      );
+      expect(refreshed.code, refreshed.stderr).toBe(0);
+      expect(files()).toEqual([name]);
+      expect(readFileSync(join(cache, name as string)).length).toBeGreaterThan(small.length * 1.25);
+      // A short process (the default age) leaves the bigger cache alone.
+      const kept = readFileSync(join(cache, name as string));
+      expect((await run(cache)).code).toBe(0);
+      expect(readFileSync(join(cache, name as string)).equals(kept)).toBe(true);
+    },
+    processes(3),
+  );
+
+  it(
     "never reads or writes a cache folder that others may write into",
     async () => {
       setUp();
