@@ -47,15 +47,22 @@ function trusted(stat) {
  * install, a node_modules this user may not write).
  */
 function cacheBases() {
+  const bases = [];
+  const local = localFolder();
+  if (local) bases.push(local);
+  if (process.platform === "win32") {
+    if (process.env.LOCALAPPDATA) bases.push(path.join(process.env.LOCALAPPDATA, "retrace-agents"));
+  } else bases.push(path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "retrace-agents"));
+  return bases;
+}
+
+/** The install's own cache folder (node_modules/.cache/retrace-agents), when there is a node_modules. */
+function localFolder() {
   const root = path.resolve(__dirname, "..", "..");
   const parent = path.dirname(root);
-  const bases = [];
-  if (path.basename(parent) === "node_modules") bases.push(path.join(parent, ".cache"));
-  else if (fs.existsSync(path.join(root, "node_modules"))) bases.push(path.join(root, "node_modules", ".cache"));
-  if (process.platform === "win32") {
-    if (process.env.LOCALAPPDATA) bases.push(process.env.LOCALAPPDATA);
-  } else bases.push(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"));
-  return bases.map((base) => path.join(base, "retrace-agents"));
+  if (path.basename(parent) === "node_modules") return path.join(parent, ".cache", "retrace-agents");
+  if (fs.existsSync(path.join(root, "node_modules"))) return path.join(root, "node_modules", ".cache", "retrace-agents");
+  return undefined;
 }
 
 function usableFolder(folder) {
@@ -122,13 +129,22 @@ if (cacheBase) {
   }
 }
 
-/** Other builds' caches that nothing has read for a week (another project's Retrace may still use a newer one). */
+/**
+ * Other builds' caches. In the install's own folder, those of this Node are gone for good (a
+ * rebuild or an upgrade replaced the bundle they were made from) and are removed at once; in a
+ * folder shared with other installs (the user's, or one RETRACE_CODE_CACHE names), and those of
+ * another Node, only once nothing has read them for a week.
+ */
 function forgetOldBuilds() {
+  const own = path.basename(cacheBase);
+  // Another Node on the same install (nvm) keeps its own caches: those age out like shared ones.
+  const sameNode = `-${process.version}-${process.arch}.`;
+  const shared = Boolean(process.env.RETRACE_CODE_CACHE) || folder !== localFolder();
   const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
   for (const name of fs.readdirSync(folder)) {
-    if (!name.endsWith(".v8") || name.startsWith(STAMP)) continue;
+    if (!name.endsWith(".v8") || name.startsWith(`${own}.`)) continue;
     const other = path.join(folder, name);
-    if (fs.statSync(other).atimeMs < weekAgo) fs.rmSync(other, { force: true });
+    if ((!shared && name.includes(sameNode)) || fs.statSync(other).atimeMs < weekAgo) fs.rmSync(other, { force: true });
   }
 }
 
@@ -159,7 +175,10 @@ if (cacheBase) {
       // The same parts, but a process that ran a while (a big suite) compiled many functions a
       // short one (a one-case eval, a failing test) never did: its cache replaces the one it
       // found when it holds clearly more. A short process never pays for asking.
-      if (level < cachedLevel || process.uptime() < REFRESH_AFTER_S) return;
+      if (level < cachedLevel) return;
+      // Sooner when the cache found is small beside the bundle (a full one is ~0.8 of it).
+      const after = cachedData.length < source.length * 0.5 ? REFRESH_AFTER_S / 2 : REFRESH_AFTER_S;
+      if (process.uptime() < after) return;
       data = script.createCachedData();
       if (data.length < cachedData.length * REFRESH_GROWTH) return;
     }

@@ -174,6 +174,34 @@ describe("the runtime's code cache and an edited bundle", () => {
   }, processes(3));
 });
 
+describe("the code cache of an install", () => {
+  it("keeps only the current build's caches for this Node in the install's own folder, and leaves another Node's", async () => {
+    // An install as npm lays it out: <project>/node_modules/retrace-agents, its cache beside it.
+    const project = join(work, "installed");
+    const pkg = join(project, "node_modules", "retrace-agents");
+    mkdirSync(join(pkg, "dist", "runtime"), { recursive: true });
+    for (const name of readdirSync(join(root, "dist", "runtime"))) copyFileSync(join(root, "dist", "runtime", name), join(pkg, "dist", "runtime", name));
+    copyFileSync(join(root, "package.json"), join(pkg, "package.json"));
+    const folder = join(project, "node_modules", ".cache", "retrace-agents");
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const stale = `0123456789abcdef01234567-1-2-3-${process.version}-${process.arch}.L3.v8`;
+    const legacy = `76543210fedcba9876543210-${process.version}-${process.arch}.v8`;
+    const otherNode = `0123456789abcdef01234567-1-2-3-v18.0.0-${process.arch}.L3.v8`;
+    for (const name of [stale, legacy, otherNode]) writeFileSync(join(folder, name), "old", { mode: 0o600 });
+    const help = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ["-e", `require(${JSON.stringify(join(pkg, "dist", "runtime", "load.cjs"))}).main(["--help"])`], { env: { PATH: process.env.PATH ?? "" } }, (error, out, err) =>
+        error ? reject(new Error(err)) : resolve(out),
+      ),
+    );
+    expect(help).toContain("Usage: retrace");
+    const left = readdirSync(folder);
+    expect(left).toContain(otherNode);
+    expect(left).not.toContain(stale);
+    expect(left).not.toContain(legacy);
+    expect(left.filter((name) => name.endsWith(".v8"))).toHaveLength(2);
+  }, processes(1));
+});
+
 describe("the package's faces", () => {
   it("import and require of retrace-agents (and /testing) reach one copy of Retrace", async () => {
     const consumer = join(work, "consumer");
