@@ -370,8 +370,9 @@ function describe(value: object, path: (string | number)[]): Known {
   };
   let out: string;
   if (Array.isArray(value)) {
-    // JSON.stringify would ask an array of another kind (a subclass's toJSON) how to write it.
-    if (Object.getPrototypeOf(value) !== Array.prototype) ordered = false;
+    // JSON.stringify would ask an array of another kind (a subclass's toJSON), or one with a
+    // toJSON of its own, how to write it.
+    if (Object.getPrototypeOf(value) !== Array.prototype || Object.hasOwn(value, "toJSON")) ordered = false;
     // A list grown from one whose text is known (a conversation one step on) continues that text.
     const earlier = grownFrom(value);
     const known = earlier ? knownTexts.get(earlier) : undefined;

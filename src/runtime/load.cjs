@@ -24,14 +24,30 @@ const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
 // The build keeps the bundle ASCII, so latin1 reads it as it is, without decoding UTF-8. Its
 // size, time and inode name the cache too: V8 checks a cache against the source's length only,
 // so a same-length edit of the file (a hand fix, patch-package) would otherwise run old code.
-const { source, identity } = (() => {
+const { source, identity, builtMs } = (() => {
   const fd = fs.openSync(file, "r");
   try {
     const stat = fs.fstatSync(fd);
-    return { source: fs.readFileSync(fd, "latin1"), identity: `${stat.size}-${Math.floor(stat.mtimeMs)}-${stat.ino}` };
+    return { source: fs.readFileSync(fd, "latin1"), identity: `${stat.size}-${Math.floor(stat.mtimeMs)}-${stat.ino}`, builtMs: stat.mtimeMs };
   } finally {
     fs.closeSync(fd);
   }
+})();
+
+/**
+ * Where this copy of Retrace is installed, as a short hash of its real path: two checkouts that
+ * share one node_modules (a symlink) keep their caches apart instead of removing each other's.
+ */
+const place = (() => {
+  let where;
+  try {
+    where = fs.realpathSync(path.resolve(__dirname, "..", ".."));
+  } catch {
+    where = path.resolve(__dirname, "..", "..");
+  }
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < where.length; i++) hash = Math.imul(hash ^ where.charCodeAt(i), 0x01000193);
+  return `p${(hash >>> 0).toString(16).padStart(8, "0")}`;
 })();
 
 /** Whether a folder or file may be trusted with code: this user's, and not writable by others. */
@@ -118,7 +134,7 @@ const REFRESH_GROWTH = 1.25;
 const MAX_LEVEL = 5;
 
 const folder = cacheFolder();
-const cacheBase = folder && path.join(folder, `${STAMP}-${identity}-${process.version}-${process.arch}`);
+const cacheBase = folder && path.join(folder, `${STAMP}-${place}-${identity}-${process.version}-${process.arch}`);
 const cacheAt = (level) => `${cacheBase}.L${level}.v8`;
 let cachedData;
 let cachedLevel = -1;
@@ -130,21 +146,28 @@ if (cacheBase) {
 }
 
 /**
- * Other builds' caches. In the install's own folder, those of this Node are gone for good (a
- * rebuild or an upgrade replaced the bundle they were made from) and are removed at once; in a
- * folder shared with other installs (the user's, or one RETRACE_CODE_CACHE names), and those of
- * another Node, only once nothing has read them for a week.
+ * Other builds' caches. Those this install made for this Node before its bundle was last built
+ * are gone for good (a rebuild or an upgrade replaced the bundle they were made from) and are
+ * removed at once, in any folder. Any other — another install's, another Node's (nvm), one a
+ * newer build wrote while this process ran — only once nothing has read it for a week. A
+ * temporary file a killed writer left goes after a day.
  */
 function forgetOldBuilds() {
   const own = path.basename(cacheBase);
-  // Another Node on the same install (nvm) keeps its own caches: those age out like shared ones.
+  const mine = `-${place}-`;
   const sameNode = `-${process.version}-${process.arch}.`;
-  const shared = Boolean(process.env.RETRACE_CODE_CACHE) || folder !== localFolder();
-  const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
+  const now = Date.now();
   for (const name of fs.readdirSync(folder)) {
-    if (!name.endsWith(".v8") || name.startsWith(`${own}.`)) continue;
+    const temporary = name.endsWith(".tmp");
+    if ((!name.endsWith(".v8") && !temporary) || name.startsWith(`${own}.`)) continue;
     const other = path.join(folder, name);
-    if ((!shared && name.includes(sameNode)) || fs.statSync(other).atimeMs < weekAgo) fs.rmSync(other, { force: true });
+    try {
+      const stat = fs.statSync(other);
+      const dead = name.includes(mine) && name.includes(sameNode) && stat.mtimeMs < builtMs;
+      if (dead || stat.atimeMs < now - (temporary ? 1 : 7) * 24 * 3600 * 1000) fs.rmSync(other, { force: true });
+    } catch {
+      // Another process removed it first.
+    }
   }
 }
 

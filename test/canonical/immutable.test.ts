@@ -194,8 +194,9 @@ describe("immutable parts JSON.stringify would not write as their keys", () => {
       }
     }
     const tagged = Tagged.from([3]);
-    const registered = { a: immutable(hidden), b: immutable(tagged) };
-    expect(canonicalJson(registered)).toBe('{"a":{"content":"hi","role":"user"},"b":[3]}');
-    expect(canonicalText(canonicalCopy(registered))).toBe('{"a":{"content":"hi","role":"user"},"b":[3]}');
+    const own = Object.defineProperty([1, 2], "toJSON", { value: () => "HIJACK", enumerable: false });
+    const registered = { a: immutable(hidden), b: immutable(tagged), c: immutable(own) };
+    expect(canonicalJson(registered)).toBe('{"a":{"content":"hi","role":"user"},"b":[3],"c":[1,2]}');
+    expect(canonicalText(canonicalCopy(registered))).toBe('{"a":{"content":"hi","role":"user"},"b":[3],"c":[1,2]}');
   });
 });

@@ -6,7 +6,7 @@
  * eval file's `import "retrace-agents"` share one copy of Retrace.
  */
 import { execFile } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -175,7 +175,7 @@ describe("the runtime's code cache and an edited bundle", () => {
 });
 
 describe("the code cache of an install", () => {
-  it("keeps only the current build's caches for this Node in the install's own folder, and leaves another Node's", async () => {
+  it("removes the caches this install made for this Node before its last build, and keeps another install's and another Node's", async () => {
     // An install as npm lays it out: <project>/node_modules/retrace-agents, its cache beside it.
     const project = join(work, "installed");
     const pkg = join(project, "node_modules", "retrace-agents");
@@ -183,23 +183,36 @@ describe("the code cache of an install", () => {
     for (const name of readdirSync(join(root, "dist", "runtime"))) copyFileSync(join(root, "dist", "runtime", name), join(pkg, "dist", "runtime", name));
     copyFileSync(join(root, "package.json"), join(pkg, "package.json"));
     const folder = join(project, "node_modules", ".cache", "retrace-agents");
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const stale = `0123456789abcdef01234567-1-2-3-${process.version}-${process.arch}.L3.v8`;
-    const legacy = `76543210fedcba9876543210-${process.version}-${process.arch}.v8`;
-    const otherNode = `0123456789abcdef01234567-1-2-3-v18.0.0-${process.arch}.L3.v8`;
-    for (const name of [stale, legacy, otherNode]) writeFileSync(join(folder, name), "old", { mode: 0o600 });
-    const help = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, ["-e", `require(${JSON.stringify(join(pkg, "dist", "runtime", "load.cjs"))}).main(["--help"])`], { env: { PATH: process.env.PATH ?? "" } }, (error, out, err) =>
-        error ? reject(new Error(err)) : resolve(out),
-      ),
-    );
-    expect(help).toContain("Usage: retrace");
+    const help = () =>
+      new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ["-e", `require(${JSON.stringify(join(pkg, "dist", "runtime", "load.cjs"))}).main(["--help"])`], { env: { PATH: process.env.PATH ?? "" } }, (error, out, err) =>
+          error ? reject(new Error(err)) : resolve(out),
+        ),
+      );
+    expect(await help()).toContain("Usage: retrace");
+    const [current] = readdirSync(folder).filter((name) => name.endsWith(".v8"));
+    // <stamp>-<place>-<size>-<mtime>-<inode>-<node>-<arch>.L<level>.v8
+    const [stamp, place] = (current as string).split("-");
+    const node = `${process.version}-${process.arch}`;
+    const earlierBuild = `${stamp}-${place}-1-2-3-${node}.L3.v8`;
+    const otherInstall = `${stamp}-p00000000-1-2-3-${node}.L3.v8`;
+    const otherNode = `${stamp}-${place}-1-2-3-v18.0.0-${process.arch}.L3.v8`;
+    const leftover = `${stamp}-${place}-1-2-3-${node}.L3.v8.999.tmp`;
+    const old = new Date(Date.UTC(2020, 0, 1));
+    for (const name of [earlierBuild, otherInstall, otherNode, leftover]) {
+      writeFileSync(join(folder, name), "old", { mode: 0o600 });
+      utimesSync(join(folder, name), name === leftover ? old : new Date(), old);
+    }
+    // The next process that writes a cache tidies the folder.
+    rmSync(join(folder, current as string));
+    expect(await help()).toContain("Usage: retrace");
     const left = readdirSync(folder);
+    expect(left).toContain(current);
+    expect(left).toContain(otherInstall);
     expect(left).toContain(otherNode);
-    expect(left).not.toContain(stale);
-    expect(left).not.toContain(legacy);
-    expect(left.filter((name) => name.endsWith(".v8"))).toHaveLength(2);
-  }, processes(1));
+    expect(left).not.toContain(earlierBuild);
+    expect(left).not.toContain(leftover);
+  }, processes(2));
 });
 
 describe("the package's faces", () => {

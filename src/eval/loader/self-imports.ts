@@ -62,9 +62,10 @@ export function imports(text: string): readonly Import[] | undefined {
   if (last === -1) return [];
   for (let end = lineEnd(text, last); ; end = lineEnd(text, 2 * end + 4096)) {
     const whole = end >= text.length;
-    // `export *`, `export * as ns` and `export { a }` read as finished statements with their
-    // `from` on a later line: the cut must not fall before a token that continues one.
-    if (!whole && continues(text, end)) continue;
+    // The lexer reads some statements as finished at a cut that leaves them unfinished
+    // (`export *` with its `from` on a later line, `export * as`, `import.`, a comment left
+    // open): the cut must fall where no statement goes on.
+    if (!whole && !clean(text, end)) continue;
     try {
       const found = parse(whole ? text : text.slice(0, end))[0];
       if (whole || found.every((entry) => entry.importEnd < end)) return found;
@@ -74,17 +75,58 @@ export function imports(text: string): readonly Import[] | undefined {
   }
 }
 
-/** Whether the first token at or after `at` (past spaces and comments) could continue a statement before it. */
-function continues(text: string, at: number): boolean {
-  const window = text.slice(at, at + 4096);
-  const rest = CONTINUATION.exec(window);
-  // Spaces or comments longer than the window, or a comment never closed: read further rather than guess.
-  if (rest === null || (rest[0].length === window.length && at + window.length < text.length)) return true;
-  return rest[1] !== undefined;
+/**
+ * Whether a cut at `at` (a line start) leaves no statement going on: no block comment open
+ * before it, the line before it not ending in `.` or `as`, and the next token (past spaces
+ * and comments) not one that continues a statement. Unsure is not clean: a cut that is not
+ * clean only costs reading further.
+ */
+function clean(text: string, at: number): boolean {
+  if (text.lastIndexOf("/*", at) > text.lastIndexOf("*/", at)) return false;
+  if (endsOpen(text, at)) return false;
+  let index = at;
+  for (let scanned = 0; index < text.length && scanned < 4096; scanned++) {
+    const char = text[index] as string;
+    if (char === " " || char === "\t" || char === "\n" || char === "\r") index++;
+    else if (text.startsWith("//", index)) {
+      const next = text.indexOf("\n", index);
+      if (next === -1) return true;
+      index = next + 1;
+    } else if (text.startsWith("/*", index)) {
+      const close = text.indexOf("*/", index + 2);
+      if (close === -1) return false;
+      index = close + 2;
+    } else return !CONTINUES.test(text.slice(index, index + 8));
+  }
+  return index >= text.length;
 }
 
-/** Spaces and comments, then either a token that continues a statement (captured) or anything else. */
-const CONTINUATION = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(?:(from\b|as\b|[,{}*.(=]|with\b|assert\b)|[^\s/]|$|\/(?![/*]))/;
+/**
+ * Whether the line before `at` ends, past spaces and comments, in `.` or `as` (so the statement
+ * goes on on the next line), or might: a comment it ends in that began on an earlier line, and a
+ * `//` that may be in a string, count both ways.
+ */
+function endsOpen(text: string, at: number): boolean {
+  const start = text.lastIndexOf("\n", at - 2) + 1;
+  let end = at;
+  for (;;) {
+    while (end > start && /\s/.test(text[end - 1] as string)) end--;
+    if (!text.startsWith("*/", end - 2) || end - 2 < start) break;
+    const open = text.lastIndexOf("/*", end - 3);
+    if (open < start) return true;
+    end = open;
+  }
+  const open = (to: number): boolean => {
+    let last = to;
+    while (last > start && /\s/.test(text[last - 1] as string)) last--;
+    const tail = text.slice(Math.max(start, last - 3), last);
+    return tail.endsWith(".") || /(?:^|[^\w$])as$/.test(tail);
+  };
+  const comment = text.lastIndexOf("//", end);
+  return open(end) || (comment >= start && open(comment));
+}
+/** Tokens that continue an import or export statement begun before them. */
+const CONTINUES = /^(?:from\b|as\b|with\b|assert\b|[,{}*.(=])/;
 
 /** The index just past the line break at or after `from` (the text's length when none follows). */
 function lineEnd(text: string, from: number): number {

@@ -22,6 +22,16 @@ const line = fc.constantFrom(
   "await import\n  ('./late.mjs');",
   "import {\n  a\n}\n  from 'retrace' with\n  { type: 'json' };",
   "(async () => { await 1; })();",
+  "export { a as b } /* z\nz */ from './x.js';",
+  "export /* z\nz */ * from './x.js';",
+  "export * /* z\nz */ as ns from './x.js';",
+  "export * as\nns from './x.js';",
+  "export * as // why\nns from './x.js';",
+  "const here = import.\nmeta.url;",
+  "const later = import.\ndefer('./x.js');",
+  "/** @typedef {object} T */",
+  "// an old note, commented out",
+  "const crlf = 1;\r",
   "export const answer = 42;",
   'const lazy = await import("./lazy.mjs");',
   "const computed = await import(\n  './a' + suffix\n);",
@@ -47,11 +57,11 @@ describe("eval file imports", () => {
   it("reading up to the last import line finds what reading the whole text finds", async () => {
     await init;
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 30 }), fc.array(fc.constantFrom("", "\n", "  ", "x"), { maxLength: 3 }), (lines, tail) => {
-        const text = lines.join("\n") + tail.join("");
+      fc.property(fc.array(line, { maxLength: 30 }), fc.array(fc.constantFrom("", "\n", "  ", "x"), { maxLength: 3 }), fc.constantFrom("\n", "\r\n", "\n// a note\n", "\n/* a\nblock */\n"), (lines, tail, separator) => {
+        const text = lines.join(separator) + tail.join("");
         expect(imports(text)).toStrictEqual(whole(text));
       }),
-      { numRuns: 500 },
+      { numRuns: 800 },
     );
   });
 
@@ -64,6 +74,16 @@ describe("eval file imports", () => {
     // A re-export whose `from` is on the next line reads as finished at the cut (found in review).
     const reexport = 'export *\n  from "retrace-agents";\n';
     expect(imports(reexport)?.map((entry) => entry.specifier)).toStrictEqual(["retrace-agents"]);
+    // A multi-line comment longer than a read-ahead between a re-export and its `from`.
+    const long = `export * as ns\n/*${"x\n".repeat(9000)}*/\nfrom "retrace";\n`;
+    expect(imports(long)?.map((entry) => entry.specifier)).toStrictEqual(["retrace"]);
+  });
+
+  it("answers at once after many comments (no backtracking that doubles per comment)", async () => {
+    await init;
+    const commented = `import { defineEval } from "retrace";\n${"/** @typedef {object} T */\n".repeat(40)}${"// old notes, commented out\n".repeat(200)}defineEval({});\n`;
+    // Run it: a regular expression that backtracked took seconds at 20 such comments and doubled with each one.
+    expect(imports(commented)?.map((entry) => entry.specifier)).toStrictEqual(["retrace"]);
     // Broken code after the last import is not read: its imports are found, and Node reports the
     // break when it loads the file (the same "cannot load: Unexpected end of input" as before).
     const broken = 'import { a } from "retrace";\nconst s = `never closed';
