@@ -34,8 +34,9 @@ export interface CanonicalCopy {
   readonly sorted: boolean;
   /**
    * It holds a string long enough for the writer to splice in rather than copy, or an immutable
-   * part whose known text it splices in. A short immutable part (SPLICE_KNOWN) whose keys are
-   * in order is shared too, but written again by JSON.stringify.
+   * part whose known text it splices in (a long one, or a list). A short immutable part
+   * (SPLICE_KNOWN) whose keys are in order is shared too, but written again by JSON.stringify;
+   * a short object out of order is copied.
    */
   readonly big: boolean;
 }
@@ -118,9 +119,9 @@ function canonicalForm(value: unknown, parse: boolean): CanonicalCopy & { text?:
  */
 const SPLICE_LENGTH = 64 * 1024;
 /**
- * An immutable part whose known text is shorter than this, with its keys in order, is written
- * again by JSON.stringify, which costs less than the walk a splice needs; a longer one (a
- * conversation, on every step) or one whose keys are not in order is spliced in.
+ * An immutable part whose known text is shorter than this is written again by JSON.stringify
+ * (keys in order) or copied (an object out of order), which costs less than the walk a splice
+ * needs; a longer one (a conversation, on every step) is spliced in.
  */
 const SPLICE_KNOWN = 2048;
 /** What JSON.stringify would escape in a string (surrogates conservatively: only lone ones are). */
@@ -167,10 +168,14 @@ function sortedCopy(value: unknown, path: (string | number)[], depth: number): u
     const known = knownText(value, path);
     if (known.exact && depth + known.height < MAX_DEPTH) {
       // A short one whose keys are in order is cheaper for JSON.stringify to write again than
-      // the walk a splice costs, and it writes the canonical text; any other is spliced in.
+      // the walk a splice costs, and it writes the canonical text. A long one, or a list (a
+      // conversation, which a store's shortcut knows by identity), is spliced in. A short
+      // object out of order is copied below: cheaper than the walk above a splice.
       if (known.ordered && known.text.length < SPLICE_KNOWN) return value;
-      splicedParts++;
-      return value;
+      if (known.text.length >= SPLICE_KNOWN || Array.isArray(value)) {
+        splicedParts++;
+        return value;
+      }
     }
   }
   if (Array.isArray(value)) {
