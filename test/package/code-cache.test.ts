@@ -38,6 +38,9 @@ function setUp(): void {
   writeFileSync(join(project, "one.eval.mjs"), evalFile);
 }
 
+/** The cache files in a cache folder. */
+const cacheFiles = (folder: string) => readdirSync(folder).filter((name) => name.endsWith(".v8"));
+
 const run = (cache: string) => retrace(["eval-test", project, "--mock", "--reporter", "json"], { env: { RETRACE_CODE_CACHE: cache } });
 const verdict = (stdout: string) => {
   const report = JSON.parse(stdout) as { summary: { passed: number; failed: number; score: number | null }; cases: { name: string; status: string; score: number | null }[] };
@@ -53,7 +56,7 @@ describe("the runtime's code cache", () => {
       const cache = join(work, "cache");
       const fresh = await run(cache);
       expect(fresh.code, fresh.stderr).toBe(0);
-      const files = readdirSync(cache).filter((name) => name.endsWith(".v8"));
+      const files = cacheFiles(cache);
       expect(files).toHaveLength(1);
       const file = join(cache, files[0] as string);
       const written = readFileSync(file);
@@ -84,7 +87,7 @@ describe("the runtime's code cache", () => {
     async () => {
       setUp();
       const cache = join(work, "levels");
-      const files = () => readdirSync(cache).filter((name) => name.endsWith(".v8"));
+      const files = () => cacheFiles(cache);
       expect((await retrace(["--help"], { env: { RETRACE_CODE_CACHE: cache } })).code).toBe(0);
       expect(files()).toEqual([expect.stringMatching(/\.L2\.v8$/)]);
       expect((await run(cache)).code).toBe(0);
@@ -103,7 +106,7 @@ describe("the runtime's code cache", () => {
     async () => {
       setUp();
       const cache = join(work, "refresh");
-      const files = () => readdirSync(cache).filter((name) => name.endsWith(".v8"));
+      const files = () => cacheFiles(cache);
       // A one-case suite writes the CLI-and-library cache first.
       expect((await run(cache)).code).toBe(0);
       const [name] = files();
@@ -164,7 +167,7 @@ describe("the runtime's code cache and an edited bundle", () => {
         ),
       );
     expect(await help()).toContain("Usage: retrace");
-    expect(readdirSync(cache).filter((name) => name.endsWith(".v8"))).toHaveLength(1);
+    expect(cacheFiles(cache)).toHaveLength(1);
     expect(await help()).toContain("Usage: retrace");
     // The same length, other bytes: only a cache keyed on the file itself notices.
     const text = readFileSync(bundle, "latin1");
@@ -190,7 +193,7 @@ describe("the code cache of an install", () => {
         ),
       );
     expect(await help()).toContain("Usage: retrace");
-    const [current] = readdirSync(folder).filter((name) => name.endsWith(".v8"));
+    const [current] = cacheFiles(folder);
     // <stamp>-<place>-<size>-<mtime>-<inode>-<node>-<arch>.L<level>.v8
     const [stamp, place] = (current as string).split("-");
     const node = `${process.version}-${process.arch}`;
