@@ -113,30 +113,6 @@ const STAMP_ORDER: readonly string[] = [...STAMP_KEYS].sort();
 /** The stamp of every event but an llm.finished, which alone has a duration. */
 const STAMP_ORDER_UNTIMED = STAMP_ORDER.filter((key) => key !== "durationMs");
 
-function inOrder(keys: readonly string[]): boolean {
-  for (let i = 1; i < keys.length; i++) if (!((keys[i - 1] as string) < (keys[i] as string))) return false;
-  return true;
-}
-
-/** Two lists of keys, each in order, as one list in order; a key in both comes once. */
-function mergeKeys(first: readonly string[], second: readonly string[]): string[] {
-  const out: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < first.length || j < second.length) {
-    const a = first[i];
-    const b = second[j];
-    if (b === undefined || (a !== undefined && a < b)) {
-      out.push(a as string);
-      i++;
-    } else {
-      out.push(b);
-      if (a === b) i++;
-      j++;
-    }
-  }
-  return out;
-}
 const StampSchema = LlmFinishedSchema.pick({ v: true, runId: true, seq: true, at: true, durationMs: true }).partial({ durationMs: true });
 
 /** Per event type, its schema: a known type is checked against it directly, not through the union. Built once. */
@@ -229,9 +205,8 @@ export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedP
       const merged: Record<string, unknown> = {};
       const { copy } = payload.form;
       const stampKeys = Object.hasOwn(stamp, "durationMs") ? STAMP_ORDER : STAMP_ORDER_UNTIMED;
-      // A sorted copy's keys are in order already: the stamp's are merged in, not sorted again.
-      const keys = mergeKeys(Object.keys(copy), stampKeys);
-      if (!inOrder(keys)) sortKeys(keys);
+      // A sorted copy's keys are in order already: sorting by insertion only moves the stamp's into place.
+      const keys = sortKeys([...Object.keys(copy), ...stampKeys]);
       for (const key of keys) {
         // Own keys only: a payload key such as "constructor" is the payload's, not Object's.
         const value = Object.hasOwn(stamp, key) ? stamp[key as keyof Stamp] : copy[key];
