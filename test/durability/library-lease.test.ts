@@ -28,6 +28,37 @@ async function unfinished(store: MemoryRunStore | SqliteRunStore, runId: string)
   store.appendRaw(full.readRaw(runId).slice(0, 2));
 }
 
+/**
+ * The hold agent with its model call held open: `entered()` resolves once a call is held (the
+ * next one, after each await), and `release` lets every held call finish with `value`.
+ */
+function gatedAgent() {
+  const held: ((value: string) => void)[] = [];
+  let arrived!: () => void;
+  let next = new Promise<void>((resolve) => (arrived = resolve));
+  const agent = holdAgent(() => {
+    arrived();
+    return new Promise<string>((resolve) => held.push(resolve));
+  });
+  return {
+    agent,
+    entered: async (): Promise<void> => {
+      await next;
+      next = new Promise<void>((resolve) => (arrived = resolve));
+    },
+    release: (value: string): void => {
+      for (const resolve of held.splice(0)) resolve(value);
+    },
+  };
+}
+
+/** What a promise rejected with, or undefined when it fulfilled. */
+const rejection = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+
 function resumerProcess(db: string, runId: string) {
   const proc = spawn(process.execPath, ["--import", "tsx", resumer, db, runId], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
   const lines = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
@@ -99,36 +130,21 @@ describe("the library resume holds the run", () => {
   it("in one process, on a memory store: a second resume while the first drives is refused; after it, the run is free", async () => {
     const store = new MemoryRunStore();
     await unfinished(store, "mem");
-    let entered!: () => void;
-    const inside = new Promise<void>((resolve) => (entered = resolve));
-    let release!: (value: string) => void;
-    const agent = holdAgent(() => {
-      entered();
-      return new Promise<string>((resolve) => (release = resolve));
-    });
+    const { agent, entered, release } = gatedAgent();
     const first = AgentRun.open(agent, "mem", { store, context: context() }).resume();
-    await inside;
+    await entered();
     const second = AgentRun.open(agent, "mem", { store, context: context() });
-    const refusal = await second.resume().then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const refusal = await rejection(second.resume());
     expect(refusal).toBeInstanceOf(RunBusyError);
     expect((refusal as RunBusyError).holder).toMatchObject({ pid: process.pid, host: hostname() });
     expect((refusal as RunBusyError).message).toMatch(/^run mem is being executed by process \d+ on .+ since \d{4}-/);
     // send on an opened run takes the run too.
-    const sent = await second.send("another").then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const sent = await rejection(second.send("another"));
     expect(sent).toBeInstanceOf(RunBusyError);
     release("released");
     expect(await first).toMatchObject({ status: "completed", output: "done" });
     // The refused object saw an older log: it says so instead of writing after a stale state.
-    const stale = await second.resume().then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const stale = await rejection(second.resume());
     expect(stale).toBeInstanceOf(RunError);
     expect((stale as RunError).code).toBe("run_changed");
     // Opened again, the finished run resumes as a no-op: the claim was released.
@@ -141,15 +157,9 @@ describe("the library resume holds the run", () => {
     const b = new SqliteRunStore(db);
     try {
       await unfinished(a, "two");
-      let entered!: () => void;
-      const inside = new Promise<void>((resolve) => (entered = resolve));
-      let release!: (value: string) => void;
-      const agent = holdAgent(() => {
-        entered();
-        return new Promise<string>((resolve) => (release = resolve));
-      });
+      const { agent, entered, release } = gatedAgent();
       const first = AgentRun.open(agent, "two", { store: a, context: context() }).resume();
-      await inside;
+      await entered();
       expect(b.holder("two")).toMatchObject({ pid: process.pid });
       await expect(AgentRun.open(agent, "two", { store: b, context: context() }).resume()).rejects.toBeInstanceOf(RunBusyError);
       release("released");
@@ -168,21 +178,14 @@ describe("the library resume holds the run", () => {
     try {
       await unfinished(a, "x");
       await unfinished(a, "y");
-      const releases: ((value: string) => void)[] = [];
-      let entered!: () => void;
-      let inside = new Promise<void>((resolve) => (entered = resolve));
-      const agent = holdAgent(() => {
-        entered();
-        return new Promise<string>((resolve) => releases.push(resolve));
-      });
+      const { agent, entered, release } = gatedAgent();
       const x = AgentRun.open(agent, "x", { store: a, context: context() }).resume();
-      await inside;
-      inside = new Promise<void>((resolve) => (entered = resolve));
+      await entered();
       const y = AgentRun.open(agent, "y", { store: a, context: context() }).resume();
-      await inside;
+      await entered();
       expect(a.drives("x") && a.drives("y")).toBe(true);
       for (const runId of ["x", "y"]) await expect(AgentRun.open(agent, runId, { store: b, context: context() }).resume()).rejects.toBeInstanceOf(RunBusyError);
-      for (const release of releases) release("released");
+      release("released");
       expect([(await x).status, (await y).status]).toEqual(["completed", "completed"]);
       expect(a.drives("x") || a.drives("y")).toBe(false);
       for (const runId of ["x", "y"]) expect(a.verify(runId).ok).toBe(true);
