@@ -20,6 +20,8 @@ const Module = require("node:module");
 
 const STAMP = "__RETRACE_BUILD_STAMP__";
 const file = path.join(__dirname, "retrace.cjs");
+/** The installed package (dist/runtime/ is two folders down). */
+const packageRoot = path.resolve(__dirname, "..", "..");
 const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
 // The build keeps the bundle ASCII, so latin1 reads it as it is, without decoding UTF-8. Its
 // size, time and inode name the cache too: V8 checks a cache against the source's length only,
@@ -39,11 +41,11 @@ const { source, identity, builtMs } = (() => {
  * share one node_modules (a symlink) keep their caches apart instead of removing each other's.
  */
 const place = (() => {
-  let where;
+  let where = packageRoot;
   try {
-    where = fs.realpathSync(path.resolve(__dirname, "..", ".."));
+    where = fs.realpathSync(packageRoot);
   } catch {
-    where = path.resolve(__dirname, "..", "..");
+    // Kept as resolved.
   }
   let hash = 0x811c9dc5;
   for (let i = 0; i < where.length; i++) hash = Math.imul(hash ^ where.charCodeAt(i), 0x01000193);
@@ -74,10 +76,9 @@ function cacheBases() {
 
 /** The install's own cache folder (node_modules/.cache/retrace-agents), when there is a node_modules. */
 function localFolder() {
-  const root = path.resolve(__dirname, "..", "..");
-  const parent = path.dirname(root);
+  const parent = path.dirname(packageRoot);
   if (path.basename(parent) === "node_modules") return path.join(parent, ".cache", "retrace-agents");
-  if (fs.existsSync(path.join(root, "node_modules"))) return path.join(root, "node_modules", ".cache", "retrace-agents");
+  if (fs.existsSync(path.join(packageRoot, "node_modules"))) return path.join(packageRoot, "node_modules", ".cache", "retrace-agents");
   return undefined;
 }
 
