@@ -3,7 +3,7 @@ import { subAgentTool, type AgentDefinition } from "../agent/index.js";
 import { Guardrails, PolicyGate, type Approver } from "../policy/index.js";
 import { ConfigError } from "../errors/index.js";
 import { nearest } from "../text/index.js";
-import type { JsonValue } from "../canonical/index.js";
+import { immutable, type JsonValue } from "../canonical/index.js";
 import { createModel } from "../providers/index.js";
 import { ScriptedModel } from "../providers/scripted/index.js";
 import { type LanguageModel, type Usage } from "../contracts/index.js";
@@ -303,7 +303,22 @@ async function buildAgentAt(loaded: LoadedConfig, options: BuildOptions, depth: 
     maxRetries: config.llm.max_retries,
     ...(config.llm.max_interruptions !== undefined ? { maxInterruptions: config.llm.max_interruptions } : {}),
     cost: configCost(config),
-    config: redactSecrets(config) as JsonValue,
+    config: loggedConfig(config),
     redaction: { secrets, patterns: config.guardrails?.output.redact_secrets ?? true },
   };
+}
+
+/**
+ * The configuration as every run of the agent records it in `run.started`: secrets redacted, and
+ * registered immutable, so that its redaction and its text are made once, not once per run (an
+ * eval runs one agent for many cases). Data that cannot be registered (not plain) stays a plain
+ * copy, and logging it reports the problem as it always did.
+ */
+function loggedConfig(config: AgentConfig): JsonValue {
+  const copy = redactSecrets(config) as JsonValue;
+  try {
+    return immutable(copy);
+  } catch {
+    return copy;
+  }
 }

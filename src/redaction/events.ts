@@ -32,15 +32,33 @@ const EVENT_WORDS: ReadonlySet<string> = new Set([
   "child_waiting",
 ]);
 
+type EventRedact = <P extends { type: RunEventType }>(payload: P) => P;
+
+/**
+ * Redactors by what they remove (the settings' content, not the object: settings changed in
+ * place must not keep an old redactor). Runs of one agent share one, so a part every run logs
+ * unchanged (the agent's configuration in `run.started`, registered immutable) is redacted once
+ * per process instead of once per run. A redactor keeps nothing but what it gave back for
+ * immutable values, weakly, and those depend only on the settings.
+ */
+const shared = new Map<string, EventRedact>();
+/** Distinct settings kept at once; a process with more starts over (only the sharing is lost). */
+const MAX_SHARED = 64;
+
 /**
  * The redaction every event passes before it is stored: known secret values and, unless
  * `patterns` is false, credential-looking text, from every string of the payload (object keys
  * included) but its `type`.
  */
-export function eventRedactor(settings: Omit<RedactionSettings, "keep"> = {}): <P extends { type: RunEventType }>(payload: P) => P {
-  // The settings named, not spread: on Node 20 (V8 11) a spread gives each run's a hidden class of its own.
-  const redactor = createRedactor({ secrets: settings.secrets, patterns: settings.patterns, keep: EVENT_WORDS });
-  return <P extends { type: RunEventType }>(payload: P): P => {
-    return redactor.value(payload, "type");
-  };
+export function eventRedactor(settings: Omit<RedactionSettings, "keep"> = {}): EventRedact {
+  const key = JSON.stringify([settings.patterns !== false, settings.secrets ?? []]);
+  let redact = shared.get(key);
+  if (redact === undefined) {
+    if (shared.size >= MAX_SHARED) shared.clear();
+    // The settings named, not spread: on Node 20 (V8 11) a spread gives each run's a hidden class of its own.
+    const redactor = createRedactor({ secrets: settings.secrets, patterns: settings.patterns, keep: EVENT_WORDS });
+    redact = <P extends { type: RunEventType }>(payload: P): P => redactor.value(payload, "type");
+    shared.set(key, redact);
+  }
+  return redact;
 }

@@ -1,7 +1,12 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { interpolateEnv, loadConfig, parseConfig } from "../../src/config/index.js";
+import { buildAgent, interpolateEnv, loadConfig, parseConfig } from "../../src/config/index.js";
+import { AgentRun } from "../../src/agent/index.js";
+import { isImmutable } from "../../src/canonical/index.js";
+import { createRunContext, manualClock, sequentialIds } from "../../src/context/index.js";
+import { ScriptedModel } from "../../src/providers/scripted/index.js";
+import { MemoryRunStore } from "../../src/store/index.js";
 import { redactSecrets } from "../../src/redaction/index.js";
 import { ConfigError } from "../../src/errors/index.js";
 import { tempDir } from "../helpers.js";
@@ -89,6 +94,25 @@ describe("config", () => {
       github_token: "[redacted]",
       guardrails: { output: { redact_secrets: true } },
     });
+  });
+
+  it("records one immutable configuration, secrets redacted, in every run of the agent", async () => {
+    const dir = tempDir();
+    const file = join(dir, "agent.yaml");
+    writeFileSync(file, "name: a\nllm:\n  provider: openai\n  api_key: sk-live-0123456789abcdefghij\n  model: m\n");
+    const agent = await buildAgent(loadConfig(file, {}), { mock: new ScriptedModel({ responses: [{ text: "hi" }, { text: "hi" }] }) });
+    expect(isImmutable(agent.config)).toBe(true);
+    expect(Object.isFrozen(agent.config)).toBe(true);
+    const store = new MemoryRunStore();
+    const context = createRunContext({ clock: manualClock(0), ids: sequentialIds("r") });
+    const logged = [0, 1].map((n) => {
+      const run = AgentRun.start(agent, { store, context, runId: `run_${n}` });
+      return store.readRaw(run.runId)[0] as string;
+    });
+    const config = (JSON.parse(logged[0] as string) as { config: { llm: Record<string, unknown> } }).config;
+    expect(config.llm).toMatchObject({ api_key: "[redacted]", model: "m" });
+    expect(logged[1]?.replace(/"runId":"run_1"/, '"runId":"run_0"')).toBe(logged[0]);
+    expect(logged.join("")).not.toContain("sk-live");
   });
 
   it("gives a whole-value reference the type its place expects", () => {

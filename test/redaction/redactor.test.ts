@@ -1,6 +1,7 @@
 /** The one redaction pass every recorded event goes through: known secret values, then credential patterns. */
 import { describe, expect, it } from "vitest";
 import { PROVIDER_KEY_VARIABLES, REDACTION, createRedactor, eventRedactor, isSecretKey, secretValues } from "../../src/redaction/index.js";
+import { immutable, isImmutable } from "../../src/canonical/index.js";
 
 const KEY = "sk-test-0123456789abcdefghij";
 
@@ -110,6 +111,31 @@ describe("eventRedactor", () => {
   it("removes credential patterns unless told not to", () => {
     expect(eventRedactor()({ type: "message" as const, content: KEY })).toEqual({ type: "message", content: REDACTION });
     expect(eventRedactor({ patterns: false })({ type: "message" as const, content: KEY })).toEqual({ type: "message", content: KEY });
+  });
+
+  it("is shared by settings of the same content, and settings changed in place get their own", () => {
+    const secrets = [KEY];
+    const settings = { secrets };
+    const first = eventRedactor(settings);
+    expect(eventRedactor({ secrets: [KEY] })).toBe(first);
+    expect(eventRedactor({ secrets: [KEY], patterns: false })).not.toBe(first);
+    secrets.push("hunter2-hunter2");
+    const after = eventRedactor(settings);
+    expect(after).not.toBe(first);
+    expect(after({ type: "message" as const, content: "pw hunter2-hunter2" })).toEqual({ type: "message", content: `pw ${REDACTION}` });
+    expect(first({ type: "message" as const, content: "pw hunter2-hunter2" })).toEqual({ type: "message", content: "pw hunter2-hunter2" });
+  });
+
+  it("redacts an immutable part once and gives every run the same redacted part", () => {
+    const config = immutable({ llm: { note: `key ${KEY}` }, name: "a" });
+    const redact = eventRedactor({ secrets: [KEY] });
+    const one = redact({ type: "run.started" as const, config });
+    const two = eventRedactor({ secrets: [KEY] })({ type: "run.started" as const, config });
+    expect(one.config).toEqual({ llm: { note: `key ${REDACTION}` }, name: "a" });
+    expect(two.config).toBe(one.config);
+    expect(isImmutable(one.config)).toBe(true);
+    // Other settings redact it on their own.
+    expect(eventRedactor({ patterns: false })({ type: "run.started" as const, config }).config).toBe(config);
   });
 
   it("knows the variables providers read their keys from", () => {
