@@ -18,6 +18,14 @@ describe("sha256", () => {
     );
   });
 
+  it("hashes any text (lone surrogates too) as a Hash object does", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (text) => {
+        expect(sha256(text)).toBe(createHash("sha256").update(text).digest("hex"));
+      }),
+    );
+  });
+
   it("gives different texts different digests", () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), (a, b) => {
