@@ -1,10 +1,10 @@
 /** The eval runner in-process: how `t` drives a run, how a case's verdict is reached, and its guards. */
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/canonical/index.js";
-import { collectCases, defineEval, type EvalSpec } from "../../src/eval/dsl/index.js";
+import { collectCases, defineEval, match, type EvalSpec } from "../../src/eval/dsl/index.js";
 import type { AttemptResult, CaseResult } from "../../src/eval/report/schema.js";
 import { runCases, type PlannedCase, type RunCasesOptions } from "../../src/eval/runner/index.js";
-import type { RunEvent } from "../../src/contracts/index.js";
+import type { RunEvent, Scorer } from "../../src/contracts/index.js";
 
 const agent = { name: "runner-test", max_steps: 4, llm: { provider: "openai" as const }, tools: ["calculator"] };
 const calculates = {
@@ -272,6 +272,54 @@ describe("judges are runs of their own", () => {
       },
     ]);
     expect(only(results).assertions[0]?.reason).toMatch(/llm-judge could not score: llm-judge under --mock needs a judge script/);
+  });
+});
+
+describe("scoring", () => {
+  it("scores scorers and predicates that answer at once or later alike, and a scorer that fails fails its assertion only", async () => {
+    // What a scorer written in JavaScript may return: anything, at once or as a promise.
+    const answer = (result: unknown) => ({ name: "custom", description: "test", score: () => result }) as unknown as Scorer;
+    const results = await run([
+      {
+        name: "mixed scorers",
+        config: agent,
+        mock: calculates,
+        test: async (t) => {
+          await t.send("2 + 2?");
+          t.check(t.reply, (reply) => reply === "2 + 2 = 4.");
+          t.check(t.reply, async (reply) => reply === "2 + 2 = 4.");
+          t.check(t.reply, (reply) => Promise.resolve(reply === "nope"));
+          t.check(t.reply, match.scorer(answer({ value: 1, pass: true, reason: "at once" })));
+          t.check(t.reply, match.scorer(answer(Promise.resolve({ value: 0.5, pass: true, reason: "later" }))));
+          t.check(t.reply, match.scorer(answer({ value: 2, pass: true, reason: "out of range" }), undefined, { severity: "soft" }));
+          t.check(t.reply, match.scorer(answer(Promise.resolve({ value: 2, pass: true, reason: "" })), undefined, { severity: "soft" }));
+          t.check(t.reply, () => {
+            throw new Error("predicate broke");
+          });
+          t.check(t.reply, match.scorer({ name: "rejects", description: "test", score: () => Promise.reject(new Error("scorer broke later")) }));
+          t.check(t.reply, match.scorer({ name: "throws", description: "test", score: () => { throw new Error("scorer broke at once"); } }));
+        },
+      },
+    ]);
+    const assertions = only(results).assertions;
+    expect(assertions.map((assertion) => [assertion.status, assertion.value])).toEqual([
+      ["passed", 1],
+      ["passed", 1],
+      ["failed", 0],
+      ["passed", 1],
+      ["passed", 0.5],
+      ["failed", 0],
+      ["failed", 0],
+      ["failed", 0],
+      ["failed", 0],
+      ["failed", 0],
+    ]);
+    expect(assertions[2]?.reason).toMatch(/does not hold for "2 \+ 2 = 4\."/);
+    expect(assertions[5]?.reason).toMatch(/^custom could not score: scorer "custom" returned value 2; a score is a number from 0 to 1/);
+    expect(assertions[6]?.reason).toMatch(/^custom could not score: scorer "custom" returned value 2/);
+    expect(assertions[7]?.reason).toBe("predicate could not score: predicate broke");
+    expect(assertions[8]?.reason).toBe("rejects could not score: scorer broke later");
+    expect(assertions[9]?.reason).toBe("throws could not score: scorer broke at once");
   });
 });
 

@@ -56,8 +56,8 @@ interface Recorded {
   expected: unknown;
   options: Record<string, unknown>;
   result?: AssertionResult;
-  /** A t.judge still being scored. */
-  pending?: Promise<AssertionResult>;
+  /** A t.judge still being scored (or scored at once). */
+  pending?: AssertionResult | Promise<AssertionResult>;
 }
 
 /** What the runner gives a case's `t`. */
@@ -274,7 +274,8 @@ export class EvalContext {
   /** @internal Evaluates what the body recorded, in order, into `results` (so a caller that stops waiting keeps what is done). */
   async [EVALUATE](results: AssertionResult[]): Promise<AssertionResult[]> {
     for (const entry of this.#recorded) {
-      results.push(entry.result ?? (await (entry.pending ?? this.#score(entry))));
+      const result = entry.result ?? entry.pending ?? this.#score(entry);
+      results.push(result instanceof Promise ? await result : result);
     }
     return results;
   }
@@ -323,7 +324,11 @@ export class EvalContext {
     });
   }
 
-  async #score(entry: Recorded): Promise<AssertionResult> {
+  /**
+   * Scores one assertion. A scorer that answers at once (the built-ins) is scored at once, with
+   * no promise made: a case's assertions are most of the promises a --mock case would make.
+   */
+  #score(entry: Recorded): AssertionResult | Promise<AssertionResult> {
     let scorer: Scorer;
     try {
       scorer = typeof entry.scorer === "string" ? getScorer(entry.scorer) : entry.scorer;
@@ -331,26 +336,48 @@ export class EvalContext {
       return assertionResult(entry, String(entry.scorer), "failed", 0, errorMessage(error));
     }
     const view = this.run;
-    let result: ScoreResult;
+    let outcome: unknown;
     try {
-      result = checkResult(
-        await scorer.score({
-          case: this.#host.caseInfo,
-          run: view,
-          output: view.output,
-          value: entry.hasValue ? entry.value : view.output,
-          expected: entry.expected,
-          options: entry.options,
-          judge: this.#host.judge,
-        }),
-        scorer.name,
-      );
+      outcome = scorer.score({
+        case: this.#host.caseInfo,
+        run: view,
+        output: view.output,
+        value: entry.hasValue ? entry.value : view.output,
+        expected: entry.expected,
+        options: entry.options,
+        judge: this.#host.judge,
+      });
     } catch (error) {
-      return assertionResult(entry, scorer.name, "failed", 0, `${scorer.name} could not score: ${errorMessage(error)}`);
+      return couldNotScore(entry, scorer, error);
     }
-    if (result.skipped) return assertionResult(entry, scorer.name, "skipped", null, result.reason, result.details);
-    return assertionResult(entry, scorer.name, result.pass ? "passed" : "failed", result.value, result.reason, result.details);
+    if (isThenable(outcome)) {
+      return Promise.resolve(outcome).then(
+        (settled) => scoredResult(entry, scorer, settled),
+        (error: unknown) => couldNotScore(entry, scorer, error),
+      );
+    }
+    return scoredResult(entry, scorer, outcome);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+function couldNotScore(entry: Recorded, scorer: Scorer, error: unknown): AssertionResult {
+  return assertionResult(entry, scorer.name, "failed", 0, `${scorer.name} could not score: ${errorMessage(error)}`);
+}
+
+/** An assertion's result from what its scorer returned (checked: a scorer that returns nonsense fails the assertion). */
+function scoredResult(entry: Recorded, scorer: Scorer, outcome: unknown): AssertionResult {
+  let result: ScoreResult;
+  try {
+    result = checkResult(outcome, scorer.name);
+  } catch (error) {
+    return couldNotScore(entry, scorer, error);
+  }
+  if (result.skipped) return assertionResult(entry, scorer.name, "skipped", null, result.reason, result.details);
+  return assertionResult(entry, scorer.name, result.pass ? "passed" : "failed", result.value, result.reason, result.details);
 }
 
 /**
@@ -409,15 +436,19 @@ function scorerProblem(scorer: string | Scorer, options: Record<string, unknown>
 }
 
 function predicateScorer(predicate: (value: unknown) => unknown): Scorer {
+  const verdict = (value: unknown, outcome: unknown): ScoreResult => {
+    if (typeof outcome === "boolean") {
+      return outcome ? passed(`${brief(predicate)} holds for ${brief(value)}`) : failed(`${brief(predicate)} does not hold for ${brief(value)}`);
+    }
+    return checkResult(outcome, "predicate");
+  };
   return {
     name: "predicate",
     description: "A function of the value returns true, or a score result.",
-    async score({ value }) {
-      const outcome = await predicate(value);
-      if (typeof outcome === "boolean") {
-        return outcome ? passed(`${brief(predicate)} holds for ${brief(value)}`) : failed(`${brief(predicate)} does not hold for ${brief(value)}`);
-      }
-      return checkResult(outcome, "predicate");
+    // A predicate that answers at once is scored at once; one that returns a promise, when it settles.
+    score({ value }) {
+      const outcome = predicate(value);
+      return isThenable(outcome) ? Promise.resolve(outcome).then((settled) => verdict(value, settled)) : verdict(value, outcome);
     },
   };
 }

@@ -14,21 +14,43 @@ export function settledNow<T>(promise: Promise<T>): Promise<T | typeof UNSETTLED
 /** A case's deadline: aborts the case's run when it passes, and races anything against it. */
 export class Deadline {
   expired = false;
-  readonly #timeout: Promise<typeof TIMEOUT>;
-  readonly cancel: () => void;
+  /** The races still waiting: a deadline that passes ends them with TIMEOUT. */
+  readonly #waiting = new Set<(value: typeof TIMEOUT) => void>();
+  readonly #cancel: () => void;
 
   constructor(deadlines: Deadlines, ms: number, controller: AbortController) {
-    let expire!: () => void;
-    this.#timeout = new Promise((resolve) => (expire = () => resolve(TIMEOUT)));
-    this.cancel = deadlines.add(ms, () => {
+    this.#cancel = deadlines.add(ms, () => {
       this.expired = true;
       controller.abort();
-      expire();
+      for (const end of this.#waiting) end(TIMEOUT);
+      this.#waiting.clear();
     });
   }
 
+  /** The deadline is no longer needed (the case is over): its timer entry goes, and so do its waiting races. */
+  cancel(): void {
+    this.#cancel();
+    this.#waiting.clear();
+  }
+
+  /**
+   * `promise`'s outcome, or TIMEOUT if the deadline passes first (at once, after a promise that
+   * has already settled, when it has passed). A race is one promise and one reaction, not a
+   * Promise.race over a timeout promise: a --mock case races twice, and its promises count.
+   */
   race<T>(promise: Promise<T>): Promise<T | typeof TIMEOUT> {
-    return Promise.race([promise, this.#timeout]);
+    return new Promise<T | typeof TIMEOUT>((resolve, reject) => {
+      const end = (value: T | typeof TIMEOUT): void => {
+        this.#waiting.delete(end);
+        resolve(value);
+      };
+      promise.then(end, (error: unknown) => {
+        this.#waiting.delete(end);
+        reject(error);
+      });
+      if (this.expired) queueMicrotask(() => end(TIMEOUT));
+      else this.#waiting.add(end);
+    });
   }
 }
 
