@@ -99,7 +99,9 @@ export class AgentRun {
    * Adds a user turn and drives it. On a run opened from the store, the run is taken first, as
    * `resume` takes it (one runner per run); a run started by this object is its own.
    */
-  async send(message: string, options: TurnOptions = {}): Promise<TurnOutcome> {
+  send(message: string, options: TurnOptions = {}): Promise<TurnOutcome> {
+    // Not async itself: both paths are async already (they reject, never throw), and a wrapper
+    // would only add a promise per turn.
     return this.#opened ? this.#exclusively(() => this.#send(message, options)) : this.#send(message, options);
   }
 
@@ -176,9 +178,12 @@ export class AgentRun {
     const signal = options.signal ?? new AbortController().signal;
     for (;;) {
       if (signal.aborted) return this.#finish("failed", { code: "aborted", message: "the run was aborted" });
-      const batch = await runPendingCalls(this.agent, this.log, this.#context, signal, (tool, task, callId) =>
-        runChild(tool, task, this.log, callId, this.#context),
-      );
+      // Nothing pending (the first step of every turn, and every answer): nothing to settle, and
+      // no promise made to learn it — under Node 20 each one a case makes costs a hook call.
+      const batch =
+        this.log.state.pendingCalls.length === 0
+          ? NOTHING_PENDING
+          : await runPendingCalls(this.agent, this.log, this.#context, signal, (tool, task, callId) => runChild(tool, task, this.log, callId, this.#context));
       if (batch.paused) {
         this.log.append<"run.paused">({
           type: "run.paused",
@@ -203,7 +208,7 @@ export class AgentRun {
           message: `the agent used its ${this.agent.maxSteps} step(s) without finishing the turn`,
         });
       }
-      const unaugmented = await augmentTurn(this.agent, this.log);
+      const unaugmented = this.agent.retrieval ? await augmentTurn(this.agent, this.log) : undefined;
       if (unaugmented) return this.#finish("failed", unaugmented);
       const step = await modelStep({
         agent: this.agent,
@@ -320,6 +325,8 @@ function blockedInput(blocking: readonly Pick<EventOf<"guardrail">, "rule" | "de
     message: `the input was blocked before any model call: ${blocking.map((firing) => `${firing.rule} (${firing.detail})`).join("; ")}`,
   };
 }
+
+const NOTHING_PENDING = { paused: false } as const;
 
 /** Sub-agent runs driven by the run that called them, which holds their family. */
 const drivenByParent = new WeakSet<AgentRun>();
