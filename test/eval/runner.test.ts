@@ -5,6 +5,7 @@ import { collectCases, defineEval, match, type EvalSpec } from "../../src/eval/d
 import type { AttemptResult, CaseResult } from "../../src/eval/report/schema.js";
 import { runCases, type PlannedCase, type RunCasesOptions } from "../../src/eval/runner/index.js";
 import type { RunEvent, Scorer } from "../../src/contracts/index.js";
+import { viewRun } from "../../src/journal/index.js";
 
 const agent = { name: "runner-test", max_steps: 4, llm: { provider: "openai" as const }, tools: ["calculator"] };
 const calculates = {
@@ -272,6 +273,29 @@ describe("judges are runs of their own", () => {
       },
     ]);
     expect(only(results).assertions[0]?.reason).toMatch(/llm-judge could not score: llm-judge under --mock needs a judge script/);
+  });
+});
+
+describe("t.run", () => {
+  it("is the view of the whole log, turn after turn (the run's own fold, not a second one)", async () => {
+    const seen: boolean[] = [];
+    const [result] = await run([
+      {
+        name: "views",
+        config: agent,
+        mock: { responses: [{ text: "Ask me." }, ...calculates.responses] },
+        test: async (t) => {
+          await t.send("hello");
+          seen.push(canonicalJson(t.run) === canonicalJson(viewRun(t.events)));
+          await t.send("2 + 2?");
+          seen.push(canonicalJson(t.run) === canonicalJson(viewRun(t.events)));
+          t.check(t.run.toolCalls.length, 1);
+          t.check(t.run.turns.length, 2);
+        },
+      },
+    ]);
+    expect(result?.status).toBe("passed");
+    expect(seen).toEqual([true, true]);
   });
 });
 
