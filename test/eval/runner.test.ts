@@ -277,18 +277,30 @@ describe("judges are runs of their own", () => {
 });
 
 describe("t.run", () => {
-  it("is the view of the whole log, turn after turn (the run's own fold, not a second one)", async () => {
+  it("is the view of the whole log after each turn, and changing a view changes neither the log nor later views", async () => {
     const seen: boolean[] = [];
+    const finishedUsage: unknown[] = [];
     const [result] = await run([
       {
         name: "views",
         config: agent,
-        mock: { responses: [{ text: "Ask me." }, ...calculates.responses] },
+        mock: {
+          responses: [
+            { tool_calls: [{ name: "calculator", arguments: { expression: "2 + 2" } }], usage: { input_tokens: 10, output_tokens: 1 } },
+            { text: "2 + 2 = 4.", usage: { input_tokens: 20, output_tokens: 2 } },
+            { text: "Again: 4.", usage: { input_tokens: 30, output_tokens: 3 } },
+          ],
+        },
         test: async (t) => {
-          await t.send("hello");
-          seen.push(canonicalJson(t.run) === canonicalJson(viewRun(t.events)));
           await t.send("2 + 2?");
           seen.push(canonicalJson(t.run) === canonicalJson(viewRun(t.events)));
+          // A case may sort or edit what it reads: its own copy, not the run's state.
+          t.toolCalls.reverse();
+          t.toolCalls.push({ ...(t.toolCalls[0] as (typeof t.toolCalls)[number]), callId: "made-up" });
+          t.usage.inputTokens += 1000;
+          await t.send("again?");
+          seen.push(canonicalJson(t.run) === canonicalJson(viewRun(t.events)));
+          finishedUsage.push(...t.events.filter((event) => event.type === "run.finished").map((event) => (event as { usage?: unknown }).usage));
           t.check(t.run.toolCalls.length, 1);
           t.check(t.run.turns.length, 2);
         },
@@ -296,6 +308,7 @@ describe("t.run", () => {
     ]);
     expect(result?.status).toBe("passed");
     expect(seen).toEqual([true, true]);
+    expect(finishedUsage.map((usage) => (usage as { inputTokens: number }).inputTokens)).toEqual([30, 60]);
   });
 });
 

@@ -8,7 +8,7 @@
 import type { AgentRun, TurnOutcome } from "../../agent/index.js";
 import type { AssertionCall, AssertionSugar, CaseInfo, JudgeService, RunEvent, RunStore, RunView, Scorer, ScoreResult, ToolCallView, TurnView, Usage } from "../../contracts/index.js";
 import { errorMessage } from "../../errors/index.js";
-import { projectView } from "../../journal/index.js";
+import { viewRun } from "../../journal/index.js";
 import { checkResult, failed, optionsProblem, passed } from "../../scoring/index.js";
 import { EvalDefinitionError } from "../../errors/index.js";
 import { z } from "zod";
@@ -163,11 +163,9 @@ export class EvalContext {
 
   /** Views over the log: tool calls, turns, retrievals, guardrails, usage. */
   get run(): RunView {
-    const log = this.#host.run.log;
-    const events = log.events;
+    const events = this.events;
     if (!this.#view || this.#viewLength !== events.length) {
-      // The log's own state is the fold of exactly these events: no second fold of the run.
-      this.#view = projectView(log.state, events);
+      this.#view = viewRun(events);
       this.#viewLength = events.length;
     }
     return this.#view;
