@@ -33,6 +33,14 @@ describe("Deadline", () => {
     await expect(passed.race(new Promise(() => undefined))).resolves.toBe(TIMEOUT);
   });
 
+  it("lets a promise that the abort itself settles win its race", async () => {
+    const { deadline: passing, controller } = deadline(10);
+    const ended = new Promise((_, reject) => controller.signal.addEventListener("abort", () => reject(new Error("stopped by the abort"))));
+    const raced = expect(passing.race(ended)).rejects.toThrow("stopped by the abort");
+    await vi.advanceTimersByTimeAsync(10);
+    await raced;
+  });
+
   it("once cancelled, never ends a race or aborts the case", async () => {
     const { deadline: cancelled, controller } = deadline(10);
     let ended = false;

@@ -335,6 +335,8 @@ describe("scoring", () => {
           });
           t.check(t.reply, match.scorer({ name: "rejects", description: "test", score: () => Promise.reject(new Error("scorer broke later")) }));
           t.check(t.reply, match.scorer({ name: "throws", description: "test", score: () => { throw new Error("scorer broke at once"); } }));
+          const odd = { get then(): never { throw new Error("then broke"); } };
+          t.check(t.reply, match.scorer(answer(odd)));
         },
       },
     ]);
@@ -350,7 +352,9 @@ describe("scoring", () => {
       ["failed", 0],
       ["failed", 0],
       ["failed", 0],
+      ["failed", 0],
     ]);
+    expect(assertions[10]?.reason).toBe("custom could not score: then broke");
     expect(assertions[2]?.reason).toMatch(/does not hold for "2 \+ 2 = 4\."/);
     expect(assertions[5]?.reason).toMatch(/^custom could not score: scorer "custom" returned value 2; a score is a number from 0 to 1/);
     expect(assertions[6]?.reason).toMatch(/^custom could not score: scorer "custom" returned value 2/);

@@ -347,14 +347,15 @@ export class EvalContext {
         options: entry.options,
         judge: this.#host.judge,
       });
+      // Inside the try: reading `then` runs a getter, which may throw.
+      if (isThenable(outcome)) {
+        return Promise.resolve(outcome).then(
+          (settled) => scoredResult(entry, scorer, settled),
+          (error: unknown) => couldNotScore(entry, scorer, error),
+        );
+      }
     } catch (error) {
       return couldNotScore(entry, scorer, error);
-    }
-    if (isThenable(outcome)) {
-      return Promise.resolve(outcome).then(
-        (settled) => scoredResult(entry, scorer, settled),
-        (error: unknown) => couldNotScore(entry, scorer, error),
-      );
     }
     return scoredResult(entry, scorer, outcome);
   }

@@ -22,8 +22,13 @@ export class Deadline {
     this.#cancel = deadlines.add(ms, () => {
       this.expired = true;
       controller.abort();
-      for (const end of this.#waiting) end(TIMEOUT);
+      // After what the abort settled (a promise an abort listener ends wins its race, as it
+      // did against a timeout promise resolved here): the races end a microtask later.
+      const ending = [...this.#waiting];
       this.#waiting.clear();
+      queueMicrotask(() => {
+        for (const end of ending) end(TIMEOUT);
+      });
     });
   }
 
