@@ -35,15 +35,13 @@ const EVENT_WORDS: ReadonlySet<string> = new Set([
 type EventRedact = <P extends { type: RunEventType }>(payload: P) => P;
 
 /**
- * Redactors by what they remove (the settings' content, not the object: settings changed in
- * place must not keep an old redactor). Runs of one agent share one, so a part every run logs
- * unchanged (the agent's configuration in `run.started`, registered immutable) is redacted once
- * per process instead of once per run. A redactor keeps nothing but what it gave back for
- * immutable values, weakly, and those depend only on the settings.
+ * Each settings object's redactor, with the content it was made for. Runs of one agent pass the
+ * agent's own settings, so they share one redactor, and a part every run logs unchanged (the
+ * agent's configuration in `run.started`, registered immutable) is redacted once, not once per
+ * run. Settings changed in place get a new redactor. A redactor keeps nothing but what it gave
+ * back for immutable values, weakly, and goes with its settings.
  */
-const shared = new Map<string, EventRedact>();
-/** Distinct settings kept at once; a process with more starts over (only the sharing is lost). */
-const MAX_SHARED = 64;
+const made = new WeakMap<object, { content: string; redact: EventRedact }>();
 
 /**
  * The redaction every event passes before it is stored: known secret values and, unless
@@ -51,14 +49,13 @@ const MAX_SHARED = 64;
  * included) but its `type`.
  */
 export function eventRedactor(settings: Omit<RedactionSettings, "keep"> = {}): EventRedact {
-  const key = JSON.stringify([settings.patterns !== false, settings.secrets ?? []]);
-  let redact = shared.get(key);
-  if (redact === undefined) {
-    if (shared.size >= MAX_SHARED) shared.clear();
-    // The settings named, not spread: on Node 20 (V8 11) a spread gives each run's a hidden class of its own.
-    const redactor = createRedactor({ secrets: settings.secrets, patterns: settings.patterns, keep: EVENT_WORDS });
-    redact = <P extends { type: RunEventType }>(payload: P): P => redactor.value(payload, "type");
-    shared.set(key, redact);
-  }
+  // Stryker disable next-line EqualityOperator,ArrayDeclaration: equivalent, the content only has to change when the settings do (either reading of `patterns`, any stand-in for no secrets)
+  const content = JSON.stringify([settings.patterns !== false, settings.secrets ?? []]);
+  const known = made.get(settings);
+  if (known?.content === content) return known.redact;
+  // The settings named, not spread: on Node 20 (V8 11) a spread gives each run's a hidden class of its own.
+  const redactor = createRedactor({ secrets: settings.secrets, patterns: settings.patterns, keep: EVENT_WORDS });
+  const redact = <P extends { type: RunEventType }>(payload: P): P => redactor.value(payload, "type");
+  made.set(settings, { content, redact });
   return redact;
 }

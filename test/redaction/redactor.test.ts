@@ -113,29 +113,38 @@ describe("eventRedactor", () => {
     expect(eventRedactor({ patterns: false })({ type: "message" as const, content: KEY })).toEqual({ type: "message", content: KEY });
   });
 
-  it("is shared by settings of the same content, and settings changed in place get their own", () => {
+  it("is made once per settings object, and again for settings changed in place", () => {
     const secrets = [KEY];
     const settings = { secrets };
     const first = eventRedactor(settings);
-    expect(eventRedactor({ secrets: [KEY] })).toBe(first);
-    expect(eventRedactor({ secrets: [KEY], patterns: false })).not.toBe(first);
+    expect(eventRedactor(settings)).toBe(first);
     secrets.push("hunter2-hunter2");
     const after = eventRedactor(settings);
     expect(after).not.toBe(first);
+    expect(eventRedactor(settings)).toBe(after);
     expect(after({ type: "message" as const, content: "pw hunter2-hunter2" })).toEqual({ type: "message", content: `pw ${REDACTION}` });
     expect(first({ type: "message" as const, content: "pw hunter2-hunter2" })).toEqual({ type: "message", content: "pw hunter2-hunter2" });
+    const patterns: { patterns?: boolean } = {};
+    const withPatterns = eventRedactor(patterns);
+    patterns.patterns = false;
+    expect(eventRedactor(patterns)).not.toBe(withPatterns);
+    expect(eventRedactor(patterns)({ type: "message" as const, content: KEY })).toEqual({ type: "message", content: KEY });
   });
 
-  it("redacts an immutable part once and gives every run the same redacted part", () => {
+  it("redacts an immutable part once and gives every run of the same settings the same redacted part", () => {
     const config = immutable({ llm: { note: `key ${KEY}` }, name: "a" });
-    const redact = eventRedactor({ secrets: [KEY] });
-    const one = redact({ type: "run.started" as const, config });
-    const two = eventRedactor({ secrets: [KEY] })({ type: "run.started" as const, config });
+    const settings = { secrets: [KEY] };
+    const one = eventRedactor(settings)({ type: "run.started" as const, config });
+    const two = eventRedactor(settings)({ type: "run.started" as const, config });
     expect(one.config).toEqual({ llm: { note: `key ${REDACTION}` }, name: "a" });
     expect(two.config).toBe(one.config);
     expect(isImmutable(one.config)).toBe(true);
     // Other settings redact it on their own.
     expect(eventRedactor({ patterns: false })({ type: "run.started" as const, config }).config).toBe(config);
+  });
+
+  it("never redacts the event's type, even when it is a secret", () => {
+    expect(eventRedactor({ secrets: ["message"] })({ type: "message" as const, content: "a message" })).toEqual({ type: "message", content: `a ${REDACTION}` });
   });
 
   it("knows the variables providers read their keys from", () => {
