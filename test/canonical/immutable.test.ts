@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalCopy, canonicalJson, canonicalText, digest, immutable, immutableList, isImmutable } from "../../src/canonical/index.js";
+import { canonicalCopy, canonicalJson, canonicalText, deepFreeze, digest, grownFrom, immutable, immutableList, isImmutable, noteWritten } from "../../src/canonical/index.js";
 import { CanonicalJsonError } from "../../src/errors/index.js";
 import { createRedactor } from "../../src/redaction/index.js";
 
@@ -198,5 +198,95 @@ describe("immutable parts JSON.stringify would not write as their keys", () => {
     const registered = { a: immutable(hidden), b: immutable(tagged), c: immutable(own) };
     expect(canonicalJson(registered)).toBe('{"a":{"content":"hi","role":"user"},"b":[3],"c":[1,2]}');
     expect(canonicalText(canonicalCopy(registered))).toBe('{"a":{"content":"hi","role":"user"},"b":[3],"c":[1,2]}');
+  });
+});
+
+describe("immutable's refusals and its registry", () => {
+  it("refuses what is not plain data, naming it, and a cycle as a cycle", () => {
+    expect(() => immutable({ run: () => 1 })).toThrow(new TypeError("immutable: a function is not plain data"));
+    expect(() => immutable({ at: new Date(0) })).toThrow(new TypeError("immutable: only plain objects and arrays can be registered"));
+    const accessor = Object.defineProperty({}, "late", { get: () => 1, enumerable: true });
+    expect(() => immutable({ accessor })).toThrow(new TypeError("immutable: property late is an accessor, not data"));
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(() => immutable(cycle)).toThrow(new TypeError("immutable: the value contains a cycle (or nests deeper than 512 levels)"));
+    // A plain object without a prototype is plain data too.
+    expect(isImmutable(immutable(Object.assign(Object.create(null) as object, { a: 1 })))).toBe(true);
+  });
+
+  it("takes nesting up to the depth bound and refuses one level past it", () => {
+    const nest = (levels: number): unknown => {
+      let value: unknown = {};
+      for (let level = 0; level < levels; level++) value = { inner: value };
+      return value;
+    };
+    expect(isImmutable(immutable(nest(511)))).toBe(true);
+    expect(() => immutable(nest(512))).toThrow(/contains a cycle \(or nests deeper than 512 levels\)/);
+  });
+
+  it("knows registered objects only, never primitives or null", () => {
+    expect(isImmutable(null)).toBe(false);
+    expect(isImmutable("text")).toBe(false);
+    expect(isImmutable(7)).toBe(false);
+    expect(isImmutable({})).toBe(false);
+    const value = { a: [1] };
+    expect(immutable(value)).toBe(value);
+    expect(isImmutable(value) && isImmutable(value.a)).toBe(true);
+    // Registering again changes nothing.
+    expect(immutable(value)).toBe(value);
+  });
+});
+
+describe("grownFrom", () => {
+  const item = (n: number) => immutable({ n });
+
+  it("links a list to the earlier written list it starts with, through lists never written", () => {
+    const first = immutableList([item(1)]);
+    noteWritten(first);
+    const second = immutableList([...first, item(2)], first);
+    expect(grownFrom(second)).toBe(first);
+    // `second` was never written: a list grown from it continues from `first`.
+    const third = immutableList([...second, item(3)], second);
+    expect(grownFrom(third)).toBe(first);
+    noteWritten(third);
+    expect(grownFrom(immutableList([...third, item(4)], third))).toBe(third);
+    // The same items, no more, are a prefix too.
+    expect(grownFrom(immutableList([...first], first))).toBe(first);
+  });
+
+  it("links nothing that does not start with the earlier list, or that grew from a list not registered or never written", () => {
+    const one = item(1);
+    const two = item(2);
+    const first = immutableList([one, two]);
+    noteWritten(first);
+    expect(grownFrom(immutableList([two, one, item(3)], first))).toBeUndefined();
+    expect(grownFrom(immutableList([one, item(2), item(3)], first))).toBeUndefined();
+    expect(grownFrom(immutableList([one], first))).toBeUndefined();
+    const plain = [one, two];
+    noteWritten(plain);
+    expect(grownFrom(immutableList([one, two, item(3)], plain))).toBeUndefined();
+    const unwritten = immutableList([one, two]);
+    expect(grownFrom(immutableList([one, two, item(3)], unwritten))).toBeUndefined();
+    expect(grownFrom(immutableList([one, two, item(3)]))).toBeUndefined();
+    expect(grownFrom(first)).toBeUndefined();
+  });
+});
+
+describe("deepFreeze", () => {
+  it("freezes plain data all the way down, in place, without registering it", () => {
+    const value = { a: { b: [{ c: 1 }] } };
+    expect(deepFreeze(value)).toBe(value);
+    expect(Object.isFrozen(value.a.b[0])).toBe(true);
+    expect(Object.isFrozen(value.a.b)).toBe(true);
+    expect(isImmutable(value)).toBe(false);
+    expect(deepFreeze("text")).toBe("text");
+    expect(deepFreeze(null)).toBeNull();
+  });
+
+  it("takes a frozen object as frozen all the way down", () => {
+    const inner = { changed: false };
+    const outer = Object.freeze({ inner });
+    deepFreeze(outer);
+    expect(Object.isFrozen(inner)).toBe(false);
   });
 });
