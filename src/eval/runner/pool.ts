@@ -16,6 +16,9 @@ import { watchUncaught } from "./uncaught.js";
 export { DEFAULT_TIMEOUT_MS, type PlannedCase, type RunCasesOptions } from "./options.js";
 
 
+/** Attempts that may wait for their verdict before the cases in flight let the event loop turn. */
+const FINAL_BATCH = 64;
+
 /**
  * Cases in flight when --concurrency is not given. Under --live they wait on the network, and
  * the number of cores is the usual bound. Under --mock they are CPU work in this one thread, so
@@ -69,6 +72,16 @@ export async function runCases(cases: readonly PlannedCase[], options: RunCasesO
   // still fails that case. One timer per batch, not per case.
   const finishing: { task: Task; attempt: AttemptResult; scope: CaseScope | undefined }[] = [];
   let flushing: NodeJS.Immediate | undefined;
+  // One turn wakes every waiting worker together: woken one by one, each would run alone (one
+  // case in flight) until the next full batch.
+  let turn: Promise<void> | undefined;
+  const nextTurn = (): Promise<void> =>
+    (turn ??= new Promise((resolve) =>
+      setImmediate(() => {
+        turn = undefined;
+        resolve();
+      }),
+    ));
   const flush = (): void => {
     flushing = undefined;
     for (const { task, attempt, scope } of finishing.splice(0)) {
@@ -86,6 +99,10 @@ export async function runCases(cases: readonly PlannedCase[], options: RunCasesO
       if (finished.attempt.status !== "passed") noteFailure(task.index);
       finishing.push({ task, ...finished });
       flushing ??= setImmediate(flush);
+      // A --mock suite can run from start to end on promises alone, never turning the event
+      // loop: its verdicts, and the progress drawn from them, would all come at its end. A full
+      // batch waits for the turn (every worker soon does), so it is made final and reported.
+      if (finishing.length >= FINAL_BATCH) await nextTurn();
     }
   };
   try {
