@@ -79,6 +79,31 @@ describe("a request key is the digest of what determines the answer", () => {
     );
   });
 
+  it("the same for a long immutable conversation beside fields that sort before its messages", () => {
+    // The incremental hash splits the key's text at the request's messages: a field written
+    // before them (one holding a "messages" list of its own, a maxTokens that is no number)
+    // must not move the split.
+    const before = fc.dictionary(fc.constantFrom("a", "extra", "maxTokens", "lead"), fc.oneof(fc.constant({ messages: [] }), fc.constant('"messages":[]'), fc.integer(), fc.constant("x")), { minKeys: 1, maxKeys: 3 });
+    fc.assert(
+      fc.property(identity, request, fc.array(message, { minLength: 8, maxLength: 12 }), before, (model, req, messages, added) => {
+        const plain = { ...req, ...added, messages } as LlmRequest;
+        const frozen = { ...plain, messages: immutableList(messages.map((item) => immutable(structuredClone(item)))) as Message[] };
+        expect(requestKey(model, frozen)).toBe(specifiedKey(model, plain));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a conversation list edited in place gets the key of what it holds now", () => {
+    const messages = conversation(10);
+    const req: LlmRequest = { model: "m", messages, tools: [] };
+    const first = requestKey(model, req);
+    (messages[3] as { content: string }).content = "edited";
+    messages.push({ role: "user", content: "one more" });
+    expect(requestKey(model, req)).toBe(specifiedKey(model, structuredClone(req)));
+    expect(requestKey(model, req)).not.toBe(first);
+  });
+
   // Literal digests, the same as before keys were hashed incrementally (d59fe82): if one
   // changes, recorded runs stop matching. Change them only on purpose, with the release note
   // that says recorded bundles must be captured again.
