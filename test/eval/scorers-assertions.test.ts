@@ -85,6 +85,19 @@ describe("the built-in assertions", () => {
     expect(call("retrievedChunk", ["x"], { caseSensitive: false })).toEqual({ label: 'retrievedChunk("x")', options: { text: "x", caseSensitive: false } });
   });
 
+  it("rankingMetric, citationsResolve and abstained name the metric, k and min, and pass their options on", () => {
+    expect(call("rankingMetric", ["mrr", ["alpha"]])).toStrictEqual({ label: "rankingMetric(mrr@10 >= 1)", options: { metric: "mrr", gold: ["alpha"] } });
+    expect(call("rankingMetric", ["ndcg", [{ id: "a#1" }]], { k: 3, min: 0.5, turn: 2 })).toStrictEqual({
+      label: "rankingMetric(ndcg@3 >= 0.5)",
+      options: { metric: "ndcg", gold: [{ id: "a#1" }], k: 3, min: 0.5, turn: 2 },
+    });
+    expect(call("rankingMetric", ["recall", ["x"]], { k: 0, min: 0 })).toMatchObject({ label: "rankingMetric(recall@0 >= 0)" });
+    expect(call("citationsResolve", [])).toStrictEqual({ label: "citationsResolve()", options: {} });
+    expect(call("citationsResolve", [], { everySentence: true, turn: 1 })).toStrictEqual({ label: "citationsResolve(everySentence)", options: { everySentence: true, turn: 1 } });
+    expect(call("abstained", [])).toStrictEqual({ label: "abstained()", options: {} });
+    expect(call("abstained", [], { whenNothingRelevant: true, relevant: ["leave"] })).toStrictEqual({ label: "abstained()", options: { whenNothingRelevant: true, relevant: ["leave"] } });
+  });
+
   it("blocked and warned ask for a guardrail action, optionally a rule and a direction", () => {
     expect(call("blocked", [])).toEqual({ label: "blocked()", options: { action: "block" } });
     expect(call("warned", [], { rule: "output_pattern:refund", direction: "output" })).toEqual({

@@ -52,3 +52,49 @@ describe("the bfcl-ast scorer", () => {
     expect(score('{"base": 10.0, "height": 5}')).toMatchObject({ pass: false });
   });
 });
+
+describe("the bfcl-ast scorer's inputs and verdicts", () => {
+  const scorer = getScorer("bfcl-ast");
+  const score = (value: unknown, options: object = {}, entry: unknown = expected): unknown =>
+    scorer.score({ value, expected: entry, options, case: { name: "x", file: undefined, tags: [] }, output: "", run: undefined as never, judge: undefined } as never);
+  const text = "[calculate_triangle_area(base=10, height=5, unit='units')]";
+  const accepted = { value: 1, pass: true, reason: "BFCL's checker accepts the output for simple_python" };
+
+  it("text is prompting-mode output unless the mode says fc", () => {
+    expect(score(text)).toStrictEqual(accepted);
+    expect(score(text, { mode: "prompt" })).toStrictEqual(accepted);
+    expect(score(text, { mode: "fc" })).toStrictEqual({
+      value: 0,
+      pass: false,
+      reason: "BFCL's checker rejects it: ast_decoder:decoder_failed (Invalid syntax. Failed to decode AST. 'str' object has no attribute 'keys')",
+      details: { errorType: "ast_decoder:decoder_failed", error: ["Invalid syntax. Failed to decode AST. 'str' object has no attribute 'keys'"] },
+    });
+  });
+
+  it("calls may be recorded ({name, arguments}, arguments as text or as an object) or BFCL's own {name: argumentsJson}", () => {
+    expect(score([{ name: "calculate_triangle_area", arguments: { base: 10, height: 5 } }])).toStrictEqual(accepted);
+    expect(score([{ calculate_triangle_area: '{"base": 10, "height": 5}' }])).toStrictEqual(accepted);
+    // Half of a recorded call is taken as BFCL's form, where "name" is then the function's name.
+    expect(score([{ name: "calculate_triangle_area" }])).toMatchObject({ pass: false, details: { errorType: "ast_decoder:decoder_failed" } });
+    expect(score([{ arguments: "{}" }])).toMatchObject({ pass: false, details: { errorType: "simple_function_checker:wrong_func_name" } });
+  });
+
+  it("anything else is no output, said so", () => {
+    for (const value of [42, { name: "calculate_triangle_area" }, null]) {
+      expect(score(value)).toStrictEqual({ value: 0, pass: false, reason: "the value is neither the model's text nor a list of calls" });
+    }
+  });
+
+  it("ground truth as JSON text keeps Python's float; without one (irrelevance) any call fails", () => {
+    expect(score("[calculate_triangle_area(base=10.0, height=5)]")).toMatchObject({ pass: false, details: { errorType: "type_error:simple" } });
+    const irrelevance = { category: "irrelevance", function: question.function };
+    expect(score("I cannot help with that.", {}, irrelevance)).toStrictEqual({ value: 1, pass: true, reason: "BFCL's checker accepts the output for irrelevance" });
+    expect(score(text, {}, irrelevance)).toMatchObject({ pass: false, details: { errorType: "irrelevance_error:decoder_success" } });
+  });
+
+  it("an expected value that is not a BFCL entry is refused before scoring, naming what is missing", () => {
+    expect(scorer.checkExpected?.(expected)).toBeUndefined();
+    expect(scorer.checkExpected?.({ category: "simple_python" })).toBe("bfcl-ast needs { category, function, ground_truth }: Invalid input: expected array, received undefined");
+    expect(scorer.checkExpected?.({ category: "simple_python", function: [{}] })).toBe("bfcl-ast needs { category, function, ground_truth }: Invalid input: expected string, received undefined");
+  });
+});
