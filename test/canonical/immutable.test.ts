@@ -198,6 +198,15 @@ describe("immutable parts JSON.stringify would not write as their keys", () => {
     const registered = { a: immutable(hidden), b: immutable(tagged), c: immutable(own) };
     expect(canonicalJson(registered)).toBe('{"a":{"content":"hi","role":"user"},"b":[3],"c":[1,2]}');
     expect(canonicalText(canonicalCopy(registered))).toBe('{"a":{"content":"hi","role":"user"},"b":[3],"c":[1,2]}');
+    // Each alone too: together, the lists make the whole value take the splicing writer.
+    for (const [part, text] of [
+      [registered.a, '{"content":"hi","role":"user"}'],
+      [registered.b, "[3]"],
+      [registered.c, "[1,2]"],
+    ] as const) {
+      expect(canonicalJson({ part })).toBe(`{"part":${text}}`);
+      expect(canonicalText(canonicalCopy({ part }))).toBe(`{"part":${text}}`);
+    }
   });
 });
 
@@ -222,6 +231,9 @@ describe("immutable's refusals and its registry", () => {
     };
     expect(isImmutable(immutable(nest(511)))).toBe(true);
     expect(() => immutable(nest(512))).toThrow(/contains a cycle \(or nests deeper than 512 levels\)/);
+    // A part registered already is not walked again: placing it deeper is no new registration.
+    const registered = immutable(nest(500));
+    expect(isImmutable(immutable({ a: [[[{ registered }]]] }))).toBe(true);
   });
 
   it("knows registered objects only, never primitives or null", () => {
