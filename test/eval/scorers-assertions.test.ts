@@ -73,6 +73,7 @@ describe("the built-in assertions", () => {
   it("completed and failed ask for a run status, failed optionally with a code", () => {
     expect(call("completed", [])).toEqual({ label: "completed()", options: { status: "completed" } });
     expect(call("failed", [])).toEqual({ label: "failed()", options: { status: "failed" } });
+    expect(call("waiting", [])).toStrictEqual({ label: "waiting()", options: { status: "waiting" } });
     expect(call("failed", [], { code: "max_steps" })).toEqual({ label: 'failed("max_steps")', options: { status: "failed", code: "max_steps" } });
   });
 
@@ -83,6 +84,7 @@ describe("the built-in assertions", () => {
       options: { id: "a#1", maxRank: 2, caseSensitive: true },
     });
     expect(call("retrievedChunk", ["x"], { caseSensitive: false })).toEqual({ label: 'retrievedChunk("x")', options: { text: "x", caseSensitive: false } });
+    expect(call("retrievedChunk", ["x"], { turn: 2, maxRank: 3 })).toStrictEqual({ label: 'retrievedChunk("x")', options: { text: "x", turn: 2, maxRank: 3 } });
   });
 
   it("rankingMetric, citationsResolve and abstained name the metric, k and min, and pass their options on", () => {

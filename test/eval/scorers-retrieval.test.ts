@@ -3,7 +3,7 @@
  * learn why a case failed, so each is checked as written, with the details it carries.
  */
 import { describe, expect, it } from "vitest";
-import { abstainsScorer, citationsIn, citationsScorer, rankingMetric, rankingScorer, uncitedFacts } from "../../scorers/index.js";
+import { abstainsScorer, citationsIn, citationsScorer, rankingMetric, rankingScorer, retrievedChunkScorer, uncitedFacts } from "../../scorers/index.js";
 import { answerOf, describeJudgement, judgementOf, passagesOf } from "../../scorers/retrieval-support.js";
 import type { EventPayload, RunEvent, Scorer } from "../../src/contracts/index.js";
 import { viewRun } from "../../src/journal/index.js";
@@ -141,6 +141,18 @@ describe("ranking", () => {
       pass: false,
       reason: 'hit_rate@10 = 0 (min 1) for "q": no relevant chunk; not in the top 10: "a judgement text well over forty charact…", d.md#9, "xx", "yy"',
     });
+  });
+});
+
+describe("retrievedChunk", () => {
+  const events = buildLog([user("q"), retrieval("c1", "q", [chunk(1, "Alpha Centauri"), chunk(2, "beta")]), answer("a"), done("a")]);
+
+  it("matches text ignoring case unless asked, and an id with or without its hash, within a rank", () => {
+    expect(score(retrievedChunkScorer, events, { text: "ALPHA" })).toMatchObject({ pass: true });
+    expect(score(retrievedChunkScorer, events, { text: "ALPHA", caseSensitive: true })).toMatchObject({ pass: false });
+    expect(score(retrievedChunkScorer, events, { id: "d.md#2" })).toMatchObject({ pass: true });
+    expect(score(retrievedChunkScorer, events, { id: "d.md#2", maxRank: 1 })).toMatchObject({ pass: false });
+    expect(score(retrievedChunkScorer, events, { id: "d.md#3" })).toMatchObject({ pass: false });
   });
 });
 

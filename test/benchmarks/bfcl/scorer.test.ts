@@ -75,7 +75,10 @@ describe("the bfcl-ast scorer's inputs and verdicts", () => {
     expect(score([{ name: "calculate_triangle_area", arguments: { base: 10, height: 5 } }])).toStrictEqual(accepted);
     expect(score([{ calculate_triangle_area: '{"base": 10, "height": 5}' }])).toStrictEqual(accepted);
     // Half of a recorded call is taken as BFCL's form, where "name" is then the function's name.
-    expect(score([{ name: "calculate_triangle_area" }])).toMatchObject({ pass: false, details: { errorType: "ast_decoder:decoder_failed" } });
+    expect(score([{ name: "calculate_triangle_area" }])).toMatchObject({
+      pass: false,
+      details: { errorType: "ast_decoder:decoder_failed", error: ["Invalid syntax. Failed to decode AST. Expecting value at char 0"] },
+    });
     expect(score([{ arguments: "{}" }])).toMatchObject({ pass: false, details: { errorType: "simple_function_checker:wrong_func_name" } });
   });
 
@@ -87,6 +90,10 @@ describe("the bfcl-ast scorer's inputs and verdicts", () => {
 
   it("ground truth as JSON text keeps Python's float; without one (irrelevance) any call fails", () => {
     expect(score("[calculate_triangle_area(base=10.0, height=5)]")).toMatchObject({ pass: false, details: { errorType: "type_error:simple" } });
+    // As an object the ground truth has JSON's numbers, read as Python would read them.
+    const parsedTruth = { ...expected, ground_truth: JSON.parse(groundTruth) as unknown[] };
+    expect(score(text, {}, parsedTruth)).toStrictEqual(accepted);
+    expect(score("[calculate_triangle_area(base=11, height=5)]", {}, parsedTruth)).toMatchObject({ pass: false });
     const irrelevance = { category: "irrelevance", function: question.function };
     expect(score("I cannot help with that.", {}, irrelevance)).toStrictEqual({ value: 1, pass: true, reason: "BFCL's checker accepts the output for irrelevance" });
     expect(score(text, {}, irrelevance)).toMatchObject({ pass: false, details: { errorType: "irrelevance_error:decoder_success" } });
