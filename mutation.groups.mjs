@@ -39,7 +39,8 @@ export const groups = [
     name: "scorers",
     label: "built-in scorers",
     mutate: ["scorers/**/*.ts"],
-    tests: ["test/eval/scorers*.test.ts"],
+    // The retrieval and benchmark scorers are tested beside what they score.
+    tests: ["test/eval/scorers*.test.ts", "test/eval/retrieval-scorers.test.ts", "test/benchmarks/bfcl/scorer.test.ts", "test/benchmarks/gaia/scorer.test.ts"],
   },
   {
     name: "scripted",
