@@ -662,21 +662,27 @@ describe("t.judge returns the scorer's verdict", () => {
 });
 
 describe("progress under --mock", () => {
+  /** `count` cases that each send one message and complete, with `around` wrapped about the turn. */
+  const many = (count: number, around: (i: number, turn: () => Promise<void>) => Promise<void>): EvalSpec[] =>
+    Array.from({ length: count }, (_, i): EvalSpec => ({
+      name: `case ${i}`,
+      config: agent,
+      mock: says("hi"),
+      test: async (t) => {
+        await around(i, () => t.send("hi").then(() => undefined));
+        t.completed();
+      },
+    }));
+
   it("cases are made final and reported while the suite runs, not all at its end", async () => {
     // A --mock suite can run on promises alone and never turn the event loop; its verdicts (and
     // the progress bar drawn from them) must not wait for the last case.
     let reported = 0;
     const seenAtStart: number[] = [];
-    const specs = Array.from({ length: 300 }, (_, i): EvalSpec => ({
-      name: `case ${i}`,
-      config: agent,
-      mock: says("hi"),
-      test: async (t) => {
-        seenAtStart.push(reported);
-        await t.send("hi");
-        t.completed();
-      },
-    }));
+    const specs = many(300, async (_, turn) => {
+      seenAtStart.push(reported);
+      await turn();
+    });
     const results = await run(specs, { onCaseDone: () => void reported++ });
     expect(results.filter((result) => result.status === "passed")).toHaveLength(300);
     expect(reported).toBe(300);
@@ -686,33 +692,21 @@ describe("progress under --mock", () => {
   it("after a batch is made final, the cases go on running side by side (--concurrency holds to the end)", async () => {
     let inFlight = 0;
     const most: number[] = [];
-    const specs = Array.from({ length: 400 }, (_, i): EvalSpec => ({
-      name: `case ${i}`,
-      config: agent,
-      mock: says("hi"),
-      test: async (t) => {
-        inFlight++;
-        await t.send("hi");
-        if (i >= 200) most.push(inFlight);
-        inFlight--;
-        t.completed();
-      },
-    }));
+    const specs = many(400, async (i, turn) => {
+      inFlight++;
+      await turn();
+      if (i >= 200) most.push(inFlight);
+      inFlight--;
+    });
     await run(specs, { concurrency: 8 });
     expect(Math.max(...most)).toBe(8);
   });
 
   it("a rejection a case leaves unhandled still fails that case when verdicts are made final mid-suite", async () => {
-    const specs = Array.from({ length: 200 }, (_, i): EvalSpec => ({
-      name: `case ${i}`,
-      config: agent,
-      mock: says("hi"),
-      test: async (t) => {
-        if (i % 50 === 7) void Promise.reject(new Error(`nobody handles ${i}`));
-        await t.send("hi");
-        t.completed();
-      },
-    }));
+    const specs = many(200, async (i, turn) => {
+      if (i % 50 === 7) void Promise.reject(new Error(`nobody handles ${i}`));
+      await turn();
+    });
     const results = await run(specs);
     const failed = results.filter((result) => result.status !== "passed");
     expect(failed.map((result) => result.name)).toEqual(["case 7", "case 57", "case 107", "case 157"]);
