@@ -702,14 +702,39 @@ describe("progress under --mock", () => {
     expect(Math.max(...most)).toBe(8);
   });
 
+  it("a timer a case leaves due (setTimeout 0) is that case's, also at a batch's end mid-suite (found in review)", async () => {
+    const throwsLater = new Set([255, 511, 520]);
+    const specs = many(600, async (i, turn) => {
+      await turn();
+      if (throwsLater.has(i))
+        setTimeout(() => {
+          throw new Error(`thrown later by ${i}`);
+        }, 0);
+    });
+    for (const concurrency of [1, 16]) {
+      const results = await run(specs, { concurrency });
+      expect(results.filter((result) => result.status !== "passed").map((result) => result.name)).toEqual(["case 255", "case 511", "case 520"]);
+      for (const index of throwsLater) expect(attempt(results[index]).errors[0]).toMatch(new RegExp(`^the case's code left an error unhandled: uncaught exception: thrown later by ${index}`));
+    }
+  });
+
+  it("an onCaseDone that throws mid-suite rejects the suite, as at its end", async () => {
+    const failing = run(many(300, (_, turn) => turn()), {
+      onCaseDone: () => {
+        throw new Error("reporter broke");
+      },
+    });
+    await expect(failing).rejects.toThrow("reporter broke");
+  });
+
   it("a rejection a case leaves unhandled still fails that case when verdicts are made final mid-suite", async () => {
-    const specs = many(200, async (i, turn) => {
-      if (i % 50 === 7) void Promise.reject(new Error(`nobody handles ${i}`));
+    const specs = many(600, async (i, turn) => {
+      if (i % 150 === 7) void Promise.reject(new Error(`nobody handles ${i}`));
       await turn();
     });
     const results = await run(specs);
     const failed = results.filter((result) => result.status !== "passed");
-    expect(failed.map((result) => result.name)).toEqual(["case 7", "case 57", "case 107", "case 157"]);
+    expect(failed.map((result) => result.name)).toEqual(["case 7", "case 157", "case 307", "case 457"]);
     for (const result of failed) expect(attempt(result).errors[0]).toMatch(/^the case's code left an error unhandled: unhandled rejection: nobody handles \d+/);
   });
 });

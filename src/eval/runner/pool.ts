@@ -17,7 +17,7 @@ export { DEFAULT_TIMEOUT_MS, type PlannedCase, type RunCasesOptions } from "./op
 
 
 /** Attempts that may wait for their verdict before the cases in flight let the event loop turn. */
-const FINAL_BATCH = 64;
+const FINAL_BATCH = 256;
 
 /**
  * Cases in flight when --concurrency is not given. Under --live they wait on the network, and
@@ -72,16 +72,29 @@ export async function runCases(cases: readonly PlannedCase[], options: RunCasesO
   // still fails that case. One timer per batch, not per case.
   const finishing: { task: Task; attempt: AttemptResult; scope: CaseScope | undefined }[] = [];
   let flushing: NodeJS.Immediate | undefined;
-  // One turn wakes every waiting worker together: woken one by one, each would run alone (one
-  // case in flight) until the next full batch.
+  // A full batch is made final at one turn shared by every waiting worker (woken one by one,
+  // each would run alone, one case in flight, until the next full batch). The turn waits for
+  // the timers phase after the drain: a timer a case in the batch left due (a setTimeout 0) runs
+  // while its case is still open, as the suite's end lets it. A flush that throws (an onCaseDone
+  // that throws) rejects the suite, as the final flush does.
   let turn: Promise<void> | undefined;
-  const nextTurn = (): Promise<void> =>
-    (turn ??= new Promise((resolve) =>
-      setImmediate(() => {
-        turn = undefined;
-        resolve();
-      }),
+  const nextTurn = (): Promise<void> => {
+    if (flushing) clearImmediate(flushing);
+    flushing = undefined;
+    return (turn ??= new Promise((resolve, reject) =>
+      setImmediate(() =>
+        setTimeout(() => {
+          turn = undefined;
+          try {
+            flush();
+            resolve();
+          } catch (error) {
+            reject(error);
+          }
+        }, 0),
+      ),
     ));
+  };
   const flush = (): void => {
     flushing = undefined;
     for (const { task, attempt, scope } of finishing.splice(0)) {
@@ -98,11 +111,11 @@ export async function runCases(cases: readonly PlannedCase[], options: RunCasesO
       // --bail reacts at once; a late error can only add a failure.
       if (finished.attempt.status !== "passed") noteFailure(task.index);
       finishing.push({ task, ...finished });
-      flushing ??= setImmediate(flush);
       // A --mock suite can run from start to end on promises alone, never turning the event
       // loop: its verdicts, and the progress drawn from them, would all come at its end. A full
       // batch waits for the turn (every worker soon does), so it is made final and reported.
       if (finishing.length >= FINAL_BATCH) await nextTurn();
+      else flushing ??= setImmediate(flush);
     }
   };
   try {
