@@ -70,15 +70,11 @@ const splicing = new WeakSet<object>();
 // writers test checks them all against a plain sorted writer), so the mutants that only send a
 // part down another path are marked equivalent where they are.
 function writeCopy(value: unknown, top: boolean): string {
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,ArrayDeclaration: equivalent, a primitive still reaches JSON.stringify (or write), which writes it the same; a copy holds nothing refused, so the path is never read
   if (typeof value !== "object" || value === null) return write(value, [], 0);
-  // Stryker disable next-line ConditionalExpression: equivalent, only an immutable part has a known text
   if (isImmutable(value)) {
     const known = knownTexts.get(value);
-    // Stryker disable next-line ConditionalExpression: equivalent, an immutable part in a copy was described when it was copied
     if (known !== undefined) return known.text;
   }
-  // Stryker disable next-line ConditionalExpression,BooleanLiteral: equivalent, walking a part that splices nothing gives JSON.stringify's text of it
   if (!top && !splicing.has(value)) return JSON.stringify(value);
   if (Array.isArray(value)) {
     let out = "[";
@@ -247,7 +243,6 @@ export function sortKeys(keys: string[]): string[] {
   for (let i = 1; i < keys.length; i++) {
     const key = keys[i] as string;
     let at = i - 1;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, keys are unique (never equal) and keys[-1] is undefined, which is never greater
     while (at >= 0 && (keys[at] as string) > key) {
       keys[at + 1] = keys[at] as string;
       at--;
@@ -296,7 +291,6 @@ function describeInstance(proto: unknown): string {
 function write(value: unknown, path: (string | number)[], depth: number): string {
   if (typeof value !== "object" || value === null) {
     check(value);
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent, a string that needs no escape is written the same spliced or by JSON.stringify; the length only decides the memory
     if (typeof value === "string" && value.length >= SPLICE_LENGTH && !NEEDS_ESCAPE.test(value)) return `"${value}"`;
     return JSON.stringify(value);
   }

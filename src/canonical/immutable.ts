@@ -82,7 +82,6 @@ export function deepFreeze<T>(value: T): T {
 
 /** Whether `value` was registered by `immutable` (and so can never change). */
 export function isImmutable(value: unknown): value is object {
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, a WeakSet answers false for a primitive or null; the checks are there for the type
   return typeof value === "object" && value !== null && registered.has(value);
 }
 

@@ -84,13 +84,11 @@ const conversationHashes = new WeakMap<readonly unknown[], Map<string, Hash>>();
 function conversationHash(before: string, messages: readonly unknown[]): Hash {
   let byBefore = conversationHashes.get(messages);
   const known = byBefore?.get(before);
-  // Stryker disable next-line ConditionalExpression: equivalent, a remembered hash not used is made again from the list it grew from
   if (known) return known;
   const earlier = grownFrom(messages);
   const start = earlier ? conversationHashes.get(earlier)?.get(before) : undefined;
   const hash = start ? start.copy() : createHash("sha256").update(before);
   for (let index = start ? (earlier as readonly unknown[]).length : 0; index < messages.length; index++) hash.update(`${index > 0 ? "," : ""}${canonicalJson(messages[index])}`);
-  // Stryker disable next-line ConditionalExpression: equivalent, a new map only forgets the hashes kept for other skeletons of the same list
   if (!byBefore) {
     byBefore = new Map();
     conversationHashes.set(messages, byBefore);
