@@ -66,9 +66,6 @@ const splicing = new WeakSet<object>();
  * is sorted and checked again as `write` does; below it every part is what sortedCopy made:
  * keys in order, no undefined, nothing JSON would change.
  */
-// The choices below pick a writer, not a text: every path gives the text of a sorted copy (the
-// writers test checks them all against a plain sorted writer), so the mutants that only send a
-// part down another path are marked equivalent where they are.
 function writeCopy(value: unknown, top: boolean): string {
   if (typeof value !== "object" || value === null) return write(value, [], 0);
   if (isImmutable(value)) {

@@ -1,5 +1,6 @@
 /** Hand-built run logs, for scorers and views tested without running an agent. */
-import type { EventPayload, RunEvent } from "../../src/contracts/index.js";
+import type { EventPayload, RunEvent, Scorer } from "../../src/contracts/index.js";
+import { viewRun } from "../../src/journal/index.js";
 
 export function buildLog(payloads: EventPayload[], runId = "run_test"): RunEvent[] {
   const events = [
@@ -56,3 +57,12 @@ export const retrieval = (callId: string, query: string, chunks: { id: string; s
   query,
   chunks: chunks.map((chunk, index) => ({ ...chunk, score: 1 / (index + 1), rank: index + 1 })),
 });
+
+/** A retrieved chunk of the test document d.md, numbered n (its id carries a made-up hash). */
+export const chunk = (n: number, text: string) => ({ id: `d.md#${n}:0000000${n}`, source: "d.md", text });
+
+/** What a scorer says of a hand-built log, scored as a case's run. */
+export function scoreLog<O>(scorer: Scorer<O>, events: RunEvent[], options: O): unknown {
+  const run = viewRun(events);
+  return scorer.score({ case: { name: "c", file: undefined, tags: [] }, run, output: run.output, value: run.output, expected: undefined, options, judge: undefined });
+}

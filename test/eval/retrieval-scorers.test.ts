@@ -1,18 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { abstainsScorer, citationsIn, citationsScorer, isAbstention, rankingMetric, rankingScorer, retrievedChunkScorer, uncitedFacts } from "../../scorers/index.js";
-import { viewRun } from "../../src/journal/index.js";
 import type { EventPayload, RunEvent, Scorer } from "../../src/contracts/index.js";
-import { answer, buildLog, done, retrieval, user } from "./log.js";
+import { answer, buildLog, chunk, done, retrieval, scoreLog, user } from "./log.js";
 
 type AnyResult = { value?: number; pass?: boolean; reason: string };
 
-function score<O>(scorer: Scorer<O>, events: RunEvent[], options: O): AnyResult {
-  const run = viewRun(events);
-  return scorer.score({ case: { name: "c", file: undefined, tags: [] }, run, output: run.output, value: run.output, expected: undefined, options, judge: undefined }) as AnyResult;
-}
+const score = <O>(scorer: Scorer<O>, events: RunEvent[], options: O): AnyResult => scoreLog(scorer, events, options) as AnyResult;
 
-const chunk = (n: number, text: string) => ({ id: `d.md#${n}:0000000${n}`, source: "d.md", text });
 // Ranks 1..5; relevant: "alpha" (rank 2) and "gamma" (rank 4); "omega" is never retrieved.
 const ranked = [chunk(1, "zero"), chunk(2, "alpha"), chunk(3, "beta"), chunk(4, "gamma"), chunk(5, "alpha again")];
 const gold = ["alpha", "gamma", "omega"];

@@ -5,16 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { abstainsScorer, citationsIn, citationsScorer, rankingMetric, rankingScorer, retrievedChunkScorer, uncitedFacts } from "../../scorers/index.js";
 import { answerOf, describeJudgement, judgementOf, passagesOf } from "../../scorers/retrieval-support.js";
-import type { EventPayload, RunEvent, Scorer } from "../../src/contracts/index.js";
+import type { EventPayload, RunEvent } from "../../src/contracts/index.js";
 import { viewRun } from "../../src/journal/index.js";
-import { answer, buildLog, done, retrieval, user } from "./log.js";
+import { answer, buildLog, chunk, done, retrieval, scoreLog, user } from "./log.js";
 
-function score<O>(scorer: Scorer<O>, events: RunEvent[], options: O): unknown {
-  const run = viewRun(events);
-  return scorer.score({ case: { name: "c", file: undefined, tags: [] }, run, output: run.output, value: run.output, expected: undefined, options, judge: undefined });
-}
+const score = scoreLog;
 
-const chunk = (n: number, text: string) => ({ id: `d.md#${n}:0000000${n}`, source: "d.md", text });
 const ranked = [chunk(1, "zero"), chunk(2, "alpha"), chunk(3, "beta"), chunk(4, "gamma"), chunk(5, "alpha again")];
 const augment = (turn: number, chunks: ReturnType<typeof chunk>[]): EventPayload => ({
   type: "retrieval",
