@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { immutable, immutableList } from "../../src/canonical/index.js";
 import type { LlmRequest, Message, ModelIdentity } from "../../src/contracts/index.js";
 import { requestKey } from "../../src/keys/index.js";
+import { incrementalWork } from "../../src/keys/request-key.js";
 
 const text = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('"messages":[]', ',"messages":[', "\\", "é"));
 const message: fc.Arbitrary<Message> = fc.oneof(
@@ -60,5 +61,57 @@ describe("requestKey over a growing immutable conversation", () => {
     expect(requestKey({ provider: "openai", model: "m" }, { model: "m", messages: other as Message[], tools: [] })).toBe(
       requestKey({ provider: "openai", model: "m" }, { model: "m", messages: structuredClone([b, a]), tools: [] }),
     );
+  });
+});
+
+/**
+ * What each step costs. The digest is the same on either path, so these read the count of
+ * messages the incremental path serialised: a step hashes only what it added, a key asked again
+ * hashes nothing, and a request the path cannot split (too short, a plain list, a field written
+ * before its messages) never takes it.
+ */
+describe("the work an incremental key does", () => {
+  const model: ModelIdentity = { provider: "openai", model: "m" };
+  const say = (count: number, from = 0): Message[] => Array.from({ length: count }, (_, i) => immutable<Message>({ role: "user", content: `m${from + i}` }));
+  const work = (key: () => unknown): number => {
+    const before = incrementalWork.messages;
+    key();
+    return incrementalWork.messages - before;
+  };
+
+  it("hashes the first long conversation whole, then only what each step adds", () => {
+    const first = immutableList(say(8));
+    const request = (messages: readonly Message[]): LlmRequest => ({ model: "m", messages: messages as Message[], tools: [], maxTokens: 64 });
+    expect(work(() => requestKey(model, request(first)))).toBe(8);
+    const grown = immutableList([...first, ...say(2, 8)], first);
+    expect(work(() => requestKey(model, request(grown)))).toBe(2);
+    // Asked again: the hash is remembered for the list.
+    expect(work(() => requestKey(model, request(grown)))).toBe(0);
+    expect(requestKey(model, request(grown))).toBe(requestKey(model, request(structuredClone([...grown]))));
+  });
+
+  it("remembers a list's hash for each model that asked, not only the last", () => {
+    const list = immutableList(say(9));
+    const request: LlmRequest = { model: "m", messages: list as Message[], tools: [] };
+    const other: ModelIdentity = { provider: "anthropic", model: "m" };
+    expect(work(() => requestKey(model, request))).toBe(9);
+    expect(work(() => requestKey(other, request))).toBe(9);
+    expect(work(() => requestKey(model, request))).toBe(0);
+    expect(work(() => requestKey(other, request))).toBe(0);
+  });
+
+  it("is taken with or without maxTokens, which is a number written before the messages", () => {
+    expect(work(() => requestKey(model, { model: "m", messages: immutableList(say(8)) as Message[], tools: [] }))).toBe(8);
+    expect(work(() => requestKey({ ...model, maxTokens: 5 }, { model: "m", messages: immutableList(say(8)) as Message[], tools: [] }))).toBe(8);
+  });
+
+  it("is not taken for a short conversation, a plain list, or a field written before the messages", () => {
+    expect(work(() => requestKey(model, { model: "m", messages: immutableList(say(7)) as Message[], tools: [] }))).toBe(0);
+    expect(work(() => requestKey(model, { model: "m", messages: structuredClone(say(12)), tools: [] }))).toBe(0);
+    for (const field of [{ extra: 1 }, { a: "x" }, { maxTokens: "64" }]) {
+      const request = { model: "m", ...field, messages: immutableList(say(8)) as Message[], tools: [] } as LlmRequest;
+      expect(work(() => requestKey(model, request))).toBe(0);
+      expect(requestKey(model, request)).toBe(requestKey(model, { ...request, messages: structuredClone([...request.messages]) }));
+    }
   });
 });
