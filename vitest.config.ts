@@ -7,6 +7,7 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, ".stryker-tmp/**", "reports/**"],
     testTimeout: 20_000,
     pool: "forks",
+    setupFiles: ["test/setup.ts"],
     reporters: ["default", "./test/summary-reporter.ts"],
   },
 });

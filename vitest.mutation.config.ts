@@ -12,5 +12,6 @@ export default defineConfig({
   test: {
     include: group?.tests ?? groups.flatMap((candidate) => candidate.tests),
     testTimeout: 20_000,
+    setupFiles: ["test/setup.ts"],
   },
 });

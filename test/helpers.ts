@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
@@ -9,8 +9,18 @@ import { type RunStore, type ScriptInput } from "../src/contracts/index.js";
 import { ScriptedModel } from "../src/providers/scripted/index.js";
 import { defineTool, type AnyTool } from "../src/tools/index.js";
 
+/** Folders `tempDir` made for the test file running in this worker (test/setup.ts removes them after it). */
+const made: string[] = [];
+
+/** A fresh folder in the temp directory, removed once the test file that made it is done. */
 export function tempDir(prefix = "retrace-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 export const echoTool = defineTool({

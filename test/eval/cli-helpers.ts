@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EvalReportSchema, type EvalReport } from "../../src/eval/report/schema.js";
+import { tempDir as makeTempDir } from "../helpers.js";
 
 export { retrace, root, type CliResult as CliRun } from "../cli/run-cli.js";
 
 export function tempDir(prefix = "retrace-eval-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return makeTempDir(prefix);
 }
 
 /** Reads a JSON report, checking it against the documented schema. */
