@@ -4,16 +4,16 @@
  * hard link shows which happened: writing in place (truncate, then write) changes the file
  * both names share; a rename gives the target a new file and leaves the other name's alone.
  */
-import { link, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { link, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fileTools } from "../../src/tools/builtin/index.js";
+import { tempDir } from "../helpers.js";
 import { fakeContext } from "../tools/fake-context.js";
 
 describe("write_file", () => {
   it("never writes into the existing file: it renames a complete new one over it, and leaves no temporary file", async () => {
-    const workspace = await mkdtemp(path.join(tmpdir(), "retrace-atomic-"));
+    const workspace = tempDir("retrace-atomic-");
     const target = path.join(workspace, "notes.txt");
     await writeFile(target, "old content");
     const witness = path.join(workspace, "witness.txt");
