@@ -4,28 +4,17 @@
  * (measured at ~20 ms and ~10 MiB on these machines).
  */
 import { register } from "node:module";
-import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { ownPackage } from "../../package-info.js";
 import type { HooksData, HooksMessage, HooksRequest } from "./hooks.js";
 import { registerSourceMap } from "./source-maps.js";
+import { typescriptCacheDir } from "./typescript.js";
 
 let port: MessagePort | undefined;
 const waiting = new Map<number, () => void>();
 let lastId = 0;
-
-/** Where compiled TypeScript is kept between runs: one folder per user, in the temp folder. */
-function cacheDir(): string {
-  let user: string;
-  try {
-    user = String(userInfo().uid);
-  } catch {
-    user = "user";
-  }
-  return join(tmpdir(), `retrace-ts-cache-${user}`);
-}
 
 /**
  * The hooks module as Node can load it, on their own thread: always the built file, since this
@@ -45,7 +34,7 @@ export function useEvalHooks(): void {
     else waiting.get(message.id)?.();
   });
   port.unref();
-  const data: HooksData = { ownRoot: pathToFileURL(`${ownPackage().root}/`).href, cacheDir: cacheDir(), port: channel.port2 };
+  const data: HooksData = { ownRoot: pathToFileURL(`${ownPackage().root}/`).href, cacheDir: typescriptCacheDir(), port: channel.port2 };
   register(hooksModule(), { data, transferList: [channel.port2] });
 }
 

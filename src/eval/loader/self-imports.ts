@@ -16,7 +16,7 @@
  * The decision is made up front because Node keeps a module that failed to link: a helper
  * whose import of Retrace failed once fails again, hooks or not.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -27,7 +27,8 @@ const SELF = /^(retrace-agents|retrace)(\/.*)?$/;
 const RELATIVE = /^\.{1,2}\//;
 const JAVASCRIPT = /\.m?js$/;
 
-export type ImportPlan = { kind: "native" } | { kind: "copy"; text: string } | { kind: "hooks" };
+/** `map`: a compiled TypeScript copy's source map (JSON text). */
+export type ImportPlan = { kind: "native" } | { kind: "copy"; text: string; map?: string } | { kind: "hooks" };
 
 /**
  * The running Retrace's file for a `retrace-agents[/sub]` (or `retrace[/sub]`) import, as a
@@ -164,6 +165,45 @@ function localGraph(file: string, entries: readonly Import[]): Map<string, reado
     }
   }
   return found;
+}
+
+/**
+ * How to import the TypeScript eval file at `file`, from its compiled JavaScript `code`: from a
+ * rewritten copy of the code when its only imports are Retrace's own (the running copy, where
+ * Node would find it too) and Node's built-ins, so that the hooks thread does not start; through
+ * the hooks otherwise. A relative import goes through the hooks: it may name a TypeScript module
+ * by its `.js` name, which only they resolve.
+ */
+export async function planTypeScript(file: string, code: string): Promise<ImportPlan> {
+  await init;
+  const entries = imports(code);
+  if (!entries) return { kind: "hooks" };
+  for (const entry of entries) {
+    if (typeof entry.specifier !== "string") continue;
+    if (RELATIVE.test(entry.specifier)) return { kind: "hooks" };
+    const self = SELF.exec(entry.specifier);
+    if (self && !resolvesHere(self[1] as string, dirname(file))) return { kind: "hooks" };
+  }
+  const copy = rewritten(code, entries, pathToFileURL(file).href);
+  return copy === undefined ? { kind: "hooks" } : { kind: "copy", text: copy };
+}
+
+/** Whether Node, importing `name` from `dir`, would find no package of that name, or this very copy of Retrace. */
+function resolvesHere(name: string, dir: string): boolean {
+  const own = realpathOr(ownPackage().root);
+  for (let at = dir; ; at = dirname(at)) {
+    const candidate = join(at, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return realpathOr(candidate) === own;
+    if (dirname(at) === at) return true;
+  }
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** How to import the JavaScript eval file at `file` (its text `text`). */

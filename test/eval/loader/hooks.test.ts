@@ -55,6 +55,21 @@ describe("loading eval files through the eval hooks", () => {
     expect(frames).toContainEqual({ file: join(dir, "copied.eval.mjs"), line: 4, column: 18 });
   });
 
+  it("a TypeScript eval file that imports only Retrace and Node is run from its compiled copy, and a throw maps to its own line and column", async () => {
+    const line = `  const n: number = sep.length; if (n) throw new Error("here");`;
+    const dir = suite({
+      "typed.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nimport { sep } from "node:path";\ndefineEval({ name: "throws", config: { llm: { provider: "openai" } }, test: () => {\n${line}\n} });\n`,
+    });
+    const [loaded] = await loadEvalFiles([dir], dir);
+    const error = await Promise.resolve()
+      .then(() => loaded?.cases[0]?.test(undefined as never))
+      .then(() => undefined, (thrown: unknown) => thrown as Error);
+    const stack = error?.stack ?? "";
+    // The compiled copy, not the .ts file through the hooks.
+    expect(stack).toMatch(/retrace-eval-load-[^/]+\/typed\.eval\.mjs:\d+:/);
+    expect(stack.split("\n").slice(1).map(framePosition)).toContainEqual({ file: join(dir, "typed.eval.ts"), line: 4, column: line.indexOf("new Error") + 1 });
+  });
+
   it("a TypeScript syntax error names the file, line and column", async () => {
     const dir = suite({ "bad.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nconst x: number = ;\n` });
     const [loaded] = await loadEvalFiles([dir], dir);

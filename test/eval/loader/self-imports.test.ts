@@ -6,7 +6,11 @@
 import fc from "fast-check";
 import { init, parse } from "es-module-lexer";
 import { describe, expect, it } from "vitest";
-import { imports } from "../../../src/eval/loader/self-imports.js";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { imports, ownModule, planTypeScript } from "../../../src/eval/loader/self-imports.js";
+import { ownPackage } from "../../../src/package-info.js";
+import { tempDir } from "../../helpers.js";
 
 /** Lines a module is made of: imports of every form (some over several lines), and code that only mentions them. */
 const line = fc.constantFrom(
@@ -89,5 +93,30 @@ describe("eval file imports", () => {
     const broken = 'import { a } from "retrace";\nconst s = `never closed';
     expect(imports(broken)?.map((entry) => entry.specifier)).toStrictEqual(["retrace"]);
     expect(imports('import { a } from "retrace";\nimport "unfinished')).toBeUndefined();
+  });
+});
+
+describe("how a compiled TypeScript eval file is imported", () => {
+  const code = 'import { defineEval } from "retrace-agents";\nimport { sep } from "node:path";\ndefineEval({ name: sep, config: {}, test: () => {} });\n';
+
+  it("from a rewritten copy when it imports only Retrace (not installed, or installed as this very copy) and Node's built-ins", async () => {
+    const dir = tempDir();
+    const plan = await planTypeScript(join(dir, "a.eval.ts"), code);
+    expect(plan.kind).toBe("copy");
+    expect(plan.kind === "copy" && plan.text).toContain(JSON.stringify(ownModule("")));
+    mkdirSync(join(dir, "node_modules"));
+    symlinkSync(ownPackage().root, join(dir, "node_modules", "retrace-agents"));
+    expect((await planTypeScript(join(dir, "a.eval.ts"), code)).kind).toBe("copy");
+  });
+
+  it("through the hooks when the project has another copy of Retrace, a relative import, or import.meta", async () => {
+    const other = tempDir();
+    mkdirSync(join(other, "node_modules", "retrace-agents"), { recursive: true });
+    writeFileSync(join(other, "node_modules", "retrace-agents", "package.json"), '{"name":"retrace-agents","version":"9.9.9"}');
+    expect((await planTypeScript(join(other, "a.eval.ts"), code)).kind).toBe("hooks");
+    const dir = tempDir();
+    expect((await planTypeScript(join(dir, "a.eval.ts"), `${code}import { helper } from "./helper.js";\n`)).kind).toBe("hooks");
+    expect((await planTypeScript(join(dir, "a.eval.ts"), `${code}const here = import.meta.url;\n`)).kind).toBe("hooks");
+    expect((await planTypeScript(join(dir, "a.eval.ts"), `${code}import { z } from "zod";\n`)).kind).toBe("hooks");
   });
 });
