@@ -107,8 +107,7 @@ async function loadEvalFile(path: string, cwd: string, options: LoadOptions = {}
       const message = `${file}: did not finish loading within ${timeoutMs} ms (does its top level await something that never settles?); its cases were not run`;
       return { path, file, cases: [], error: { code: "eval_load_timeout", message } };
     }
-    const place = error instanceof RetraceError ? error : new EvalLoadError(`cannot load: ${describeLoadError(error)}`, { file });
-    return { path, file, cases: [], error: { code: place.code, message: `${file}: ${place.message}` } };
+    return failedLoad(path, file, error);
   }
   if (cases.length === 0) {
     return { path, file, cases, error: { code: "eval_load", message: `${file}: defines no eval cases (call defineEval at the top level)` } };
@@ -121,6 +120,12 @@ async function loadEvalFile(path: string, cwd: string, options: LoadOptions = {}
     seen.add(definition.name);
   }
   return { path, file, cases };
+}
+
+/** A file that could not be loaded (compiled, linked or evaluated), with what went wrong. */
+function failedLoad(path: string, file: string, error: unknown): LoadedFile {
+  const place = error instanceof RetraceError ? error : new EvalLoadError(`cannot load: ${describeLoadError(error)}`, { file });
+  return { path, file, cases: [], error: { code: place.code, message: `${file}: ${place.message}` } };
 }
 
 function describeLoadError(error: unknown): string {
@@ -146,10 +151,12 @@ export async function loadEvalFiles(paths: readonly string[], cwd: string, optio
   try {
     // TypeScript is compiled here first: a file that needs nothing the hooks do is imported
     // from a compiled copy, and the hooks thread (~20 ms, more on a busy core) never starts.
-    const typescript = new Map<string, ImportPlan>();
+    const typescript = new Map<string, TypeScriptPlan>();
     await Promise.all(files.filter((path) => TYPESCRIPT.test(path)).map(async (path) => typescript.set(path, await planForTypeScript(path, held))));
-    const hooked = [...typescript].filter(([, plan]) => plan.kind !== "copy").map(([path]) => path);
+    const hooked = [...typescript].filter(([, plan]) => plan.kind === "hooks").map(([path]) => path);
     if (hooked.length) {
+      // One esbuild at a time: the hooks thread starts its own for the helpers.
+      await stopTypeScript();
       useEvalHooks();
       // Untimed, before any file's load timeout starts: the compiles, and the first trips
       // through the hooks thread (Retrace's public entry, which TypeScript files import).
@@ -158,11 +165,13 @@ export async function loadEvalFiles(paths: readonly string[], cwd: string, optio
     for (const path of files) {
       let result: LoadedFile | undefined;
       const compiled = typescript.get(path);
-      if (compiled) {
-        result = compiled.kind === "copy" ? await loadCopy(path, compiled.text, cwd, options, held, compiled.map) : await loadEvalFile(path, cwd, options);
+      if (compiled?.kind === "failed") {
+        result = failedLoad(path, displayPath(path, cwd), compiled.error);
+      } else if (compiled) {
+        result = compiled.kind === "copy" ? await loadCopy(path, compiled, cwd, options, held) : await loadEvalFile(path, cwd, options);
       } else {
         const plan = await planFor(path, held);
-        if (plan.kind === "copy") result = await loadCopy(path, plan.text, cwd, options, held);
+        if (plan.kind === "copy") result = await loadCopy(path, plan, cwd, options, held);
         else {
           if (plan.kind === "hooks") useEvalHooks();
           result = await loadEvalFile(path, cwd, options);
@@ -199,18 +208,23 @@ async function planFor(path: string, held: Held): Promise<ImportPlan> {
   }
 }
 
-/**
- * A TypeScript eval file's plan, made from its compiled JavaScript. One that does not compile
- * goes through the hooks, which report the error as its import's.
- */
-async function planForTypeScript(path: string, held: Held): Promise<ImportPlan> {
+/** How a TypeScript eval file is imported, or why it cannot be (it does not compile). */
+type TypeScriptPlan = ImportPlan | { kind: "failed"; error: unknown };
+
+/** A TypeScript eval file's plan, made from its compiled JavaScript. */
+async function planForTypeScript(path: string, held: Held): Promise<TypeScriptPlan> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    return { kind: "hooks" }; // unreadable: Node says why
+  }
+  held.push(bytes);
   let code: string;
   try {
-    const bytes = readFileSync(path);
-    held.push(bytes);
     code = await compileTypeScript(path, bytes.toString("utf8"), typescriptCacheDir());
-  } catch {
-    return { kind: "hooks" };
+  } catch (error) {
+    return { kind: "failed", error };
   }
   const plan = await planTypeScript(path, code);
   const map = inlineSourceMap(code);
@@ -222,7 +236,8 @@ async function planForTypeScript(path: string, held: Held): Promise<ImportPlan> 
  * not the copy. A compiled TypeScript file's copy comes with its source map, through which its
  * frames point at the TypeScript; a JavaScript copy has the eval file's own lines.
  */
-async function loadCopy(path: string, text: string, cwd: string, options: LoadOptions, held: Held, map?: string): Promise<LoadedFile> {
+async function loadCopy(path: string, plan: Extract<ImportPlan, { kind: "copy" }>, cwd: string, options: LoadOptions, held: Held): Promise<LoadedFile> {
+  const { text, map } = plan;
   const dir = mkdtempSync(join(tmpdir(), "retrace-eval-load-"));
   const copy = join(dir, basename(path).replace(/\.(?:m?ts|tsx)$/, ".mjs"));
   try {
@@ -233,11 +248,21 @@ async function loadCopy(path: string, text: string, cwd: string, options: LoadOp
     if (map !== undefined) registerSourceMap(copy, map);
     else registerMovedModule(copy, path);
     const result = await loadEvalFile(path, cwd, options, copy);
-    if (result.error) result.error.message = result.error.message.split(pathToFileURL(copy).href).join(pathToFileURL(path).href).split(copy).join(path);
+    if (result.error) result.error.message = inOriginalTerms(result.error.message, copy, path, plan.own);
     return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A load error of a copy as the eval file would have had it: the copy's path is the file's, and
+ * the running Retrace's modules (the copy's import targets) are named as the file names them.
+ */
+function inOriginalTerms(message: string, copy: string, path: string, own: readonly (readonly [string, string])[]): string {
+  let text = message.split(pathToFileURL(copy).href).join(pathToFileURL(path).href).split(copy).join(path);
+  for (const [target, specifier] of own) text = text.split(`'${target}'`).join(`'${specifier}'`);
+  return text;
 }
 
 /** Node's error for an import of Retrace's package (or a subpath, or the `retrace` alias) that is not installed. */

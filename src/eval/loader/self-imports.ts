@@ -27,8 +27,12 @@ const SELF = /^(retrace-agents|retrace)(\/.*)?$/;
 const RELATIVE = /^\.{1,2}\//;
 const JAVASCRIPT = /\.m?js$/;
 
-/** `map`: a compiled TypeScript copy's source map (JSON text). */
-export type ImportPlan = { kind: "native" } | { kind: "copy"; text: string; map?: string } | { kind: "hooks" };
+/**
+ * `copy`: the rewritten text; `own`, each import of Retrace's name it rewrote, as the running
+ * copy's URL and the specifier the file wrote (so that messages say what the file said); `map`,
+ * a compiled TypeScript copy's source map (JSON text).
+ */
+export type ImportPlan = { kind: "native" } | { kind: "copy"; text: string; own: readonly (readonly [string, string])[]; map?: string } | { kind: "hooks" };
 
 /**
  * The running Retrace's file for a `retrace-agents[/sub]` (or `retrace[/sub]`) import, as a
@@ -171,21 +175,23 @@ function localGraph(file: string, entries: readonly Import[]): Map<string, reado
  * How to import the TypeScript eval file at `file`, from its compiled JavaScript `code`: from a
  * rewritten copy of the code when its only imports are Retrace's own (the running copy, where
  * Node would find it too) and Node's built-ins, so that the hooks thread does not start; through
- * the hooks otherwise. A relative import goes through the hooks: it may name a TypeScript module
- * by its `.js` name, which only they resolve.
+ * the hooks otherwise. Any other import (a relative or absolute path, a URL, a package) may name
+ * TypeScript, or a module that imports Retrace itself, which only the hooks load.
  */
 export async function planTypeScript(file: string, code: string): Promise<ImportPlan> {
   await init;
   const entries = imports(code);
   if (!entries) return { kind: "hooks" };
   for (const entry of entries) {
+    // A computed dynamic import: the rewrite refuses it below.
     if (typeof entry.specifier !== "string") continue;
-    if (RELATIVE.test(entry.specifier)) return { kind: "hooks" };
     const self = SELF.exec(entry.specifier);
-    if (self && !resolvesHere(self[1] as string, dirname(file))) return { kind: "hooks" };
+    if (self) {
+      if (!resolvesHere(self[1] as string, dirname(file))) return { kind: "hooks" };
+    } else if (!isBuiltin(entry.specifier)) return { kind: "hooks" };
   }
   const copy = rewritten(code, entries, pathToFileURL(file).href);
-  return copy === undefined ? { kind: "hooks" } : { kind: "copy", text: copy };
+  return copy === undefined ? { kind: "hooks" } : { kind: "copy", ...copy };
 }
 
 /** Whether Node, importing `name` from `dir`, would find no package of that name, or this very copy of Retrace. */
@@ -216,19 +222,23 @@ export async function planImport(file: string, text: string): Promise<ImportPlan
   if ([...helpers].some(([helper, list]) => needsHelp(list, helper))) return { kind: "hooks" };
   if (!needsHelp(entries, file)) return { kind: "native" };
   const copy = rewritten(text, entries, pathToFileURL(file).href);
-  return copy === undefined ? { kind: "hooks" } : { kind: "copy", text: copy };
+  return copy === undefined ? { kind: "hooks" } : { kind: "copy", ...copy };
 }
 
 /** `text` with its imports pointing where Node would take them from `url`, or undefined when the rewrite could change its meaning. */
-function rewritten(text: string, entries: readonly Import[], url: string): string | undefined {
+function rewritten(text: string, entries: readonly Import[], url: string): { text: string; own: [string, string][] } | undefined {
   const places: { start: number; end: number; target: string }[] = [];
+  const own: [string, string][] = [];
   for (const entry of entries) {
     if (entry.type === "import-meta") return undefined;
     const specifier = entry.specifier;
     if (typeof specifier !== "string" || (entry.type === "dynamic" && entry.glob)) return undefined;
     let target: string | undefined;
     const self = SELF.exec(specifier);
-    if (self) target = ownModule(self[2] ?? "");
+    if (self) {
+      target = ownModule(self[2] ?? "");
+      if (target !== undefined) own.push([target, specifier]);
+    }
     else if (RELATIVE.test(specifier)) target = new URL(specifier, url).href;
     else if (isBuiltin(specifier) || /^(?:file|data):|^\//.test(specifier)) continue;
     if (target === undefined) return undefined;
@@ -242,5 +252,5 @@ function rewritten(text: string, entries: readonly Import[], url: string): strin
     out += text.slice(last, place.start) + JSON.stringify(place.target);
     last = place.end;
   }
-  return out + text.slice(last);
+  return { text: out + text.slice(last), own };
 }

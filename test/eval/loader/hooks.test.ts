@@ -70,6 +70,29 @@ describe("loading eval files through the eval hooks", () => {
     expect(stack.split("\n").slice(1).map(framePosition)).toContainEqual({ file: join(dir, "typed.eval.ts"), line: 4, column: line.indexOf("new Error") + 1 });
   });
 
+  it("a TypeScript eval file may import a TypeScript module by its absolute path (found in review)", async () => {
+    const dir = suite({ "lib/helper.ts": `export const greet = (name: string): string => "hi " + name;\n` });
+    writeFileSync(
+      join(dir, "abs.eval.ts"),
+      `import { defineEval } from "${PACKAGE_NAME}";\nimport { greet } from ${JSON.stringify(join(dir, "lib", "helper.ts"))};\ndefineEval({ name: greet("abs"), config: { llm: { provider: "openai" } }, test: () => {} });\n`,
+    );
+    const [loaded] = await loadEvalFiles([dir], dir);
+    expect(loaded?.error).toBeUndefined();
+    expect(loaded?.cases.map((definition) => definition.name)).toEqual(["hi abs"]);
+  });
+
+  it("a link error of a file loaded from its copy names Retrace as the file does, not the running copy's file (found in review)", async () => {
+    const dir = suite({
+      "link.eval.ts": `import { notAThing } from "${PACKAGE_NAME}";\nconsole.log(notAThing);\n`,
+      "link.eval.mjs": `import { notAThing } from "retrace";\nconsole.log(notAThing);\n`,
+    });
+    const loaded = await loadEvalFiles([dir], dir);
+    expect(loaded.map((file) => file.error?.message)).toEqual([
+      expect.stringContaining(`module 'retrace' does not provide an export named 'notAThing'`),
+      expect.stringContaining(`module '${PACKAGE_NAME}' does not provide an export named 'notAThing'`),
+    ]);
+  });
+
   it("a TypeScript syntax error names the file, line and column", async () => {
     const dir = suite({ "bad.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nconst x: number = ;\n` });
     const [loaded] = await loadEvalFiles([dir], dir);

@@ -118,5 +118,9 @@ describe("how a compiled TypeScript eval file is imported", () => {
     expect((await planTypeScript(join(dir, "a.eval.ts"), `${code}import { helper } from "./helper.js";\n`)).kind).toBe("hooks");
     expect((await planTypeScript(join(dir, "a.eval.ts"), `${code}const here = import.meta.url;\n`)).kind).toBe("hooks");
     expect((await planTypeScript(join(dir, "a.eval.ts"), `${code}import { z } from "zod";\n`)).kind).toBe("hooks");
+    // A path or a URL may name TypeScript, or a module that imports Retrace: found in review.
+    expect((await planTypeScript(join(dir, "a.eval.ts"), `${code}import { h } from "${join(dir, "lib", "h.ts")}";\n`)).kind).toBe("hooks");
+    expect((await planTypeScript(join(dir, "a.eval.ts"), `${code}import { h } from "file:///x/h.mjs";\n`)).kind).toBe("hooks");
+    expect((await planTypeScript(join(dir, "a.eval.ts"), `${code}const h = await import("/x/h.ts");\n`)).kind).toBe("hooks");
   });
 });
