@@ -261,7 +261,11 @@ async function loadCopy(path: string, plan: Extract<ImportPlan, { kind: "copy" }
  */
 function inOriginalTerms(message: string, copy: string, path: string, own: readonly (readonly [string, string])[]): string {
   let text = message.split(pathToFileURL(copy).href).join(pathToFileURL(path).href).split(copy).join(path);
-  for (const [target, specifier] of own) text = text.split(`'${target}'`).join(`'${specifier}'`);
+  for (const [target, specifier] of own) {
+    // Two spellings of one module (`retrace` and `retrace-agents`): which one failed is not known, so the URL stays.
+    if (own.some(([other, spelled]) => other === target && spelled !== specifier)) continue;
+    text = text.split(`'${target}'`).join(`'${specifier}'`);
+  }
   return text;
 }
 

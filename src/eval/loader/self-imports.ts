@@ -185,10 +185,8 @@ export async function planTypeScript(file: string, code: string): Promise<Import
   for (const entry of entries) {
     // A computed dynamic import: the rewrite refuses it below.
     if (typeof entry.specifier !== "string") continue;
-    const self = SELF.exec(entry.specifier);
-    if (self) {
-      if (!resolvesHere(self[1] as string, dirname(file))) return { kind: "hooks" };
-    } else if (!isBuiltin(entry.specifier)) return { kind: "hooks" };
+    // Retrace's own name is the rewrite's to check.
+    if (!SELF.test(entry.specifier) && !isBuiltin(entry.specifier)) return { kind: "hooks" };
   }
   const copy = rewritten(code, entries, pathToFileURL(file).href);
   return copy === undefined ? { kind: "hooks" } : { kind: "copy", ...copy };
@@ -236,6 +234,8 @@ function rewritten(text: string, entries: readonly Import[], url: string): { tex
     let target: string | undefined;
     const self = SELF.exec(specifier);
     if (self) {
+      // A package of that name the project has (another one, the `retrace` of npm) is Node's to load.
+      if (!resolvesHere(self[1] as string, dirname(fileURLToPath(url)))) return undefined;
       target = ownModule(self[2] ?? "");
       if (target !== undefined) own.push([target, specifier]);
     }

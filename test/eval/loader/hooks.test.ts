@@ -93,6 +93,25 @@ describe("loading eval files through the eval hooks", () => {
     ]);
   });
 
+  it("a link error of a file that spells Retrace both ways does not guess which spelling failed (found in review)", async () => {
+    const dir = suite({ "both.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nimport { notAThing } from "retrace";\nconsole.log(defineEval, notAThing);\n` });
+    const [loaded] = await loadEvalFiles([dir], dir);
+    expect(loaded?.error?.message).toContain("does not provide an export named 'notAThing'");
+    expect(loaded?.error?.message).not.toContain(`module '${PACKAGE_NAME}' does not provide`);
+  });
+
+  it("a file that imports Retrace by name and an installed package called `retrace` gets that package (found in review)", async () => {
+    const dir = suite({
+      "node_modules/retrace/package.json": `{"name":"retrace","version":"1.0.0","type":"module","exports":"./index.js"}`,
+      "node_modules/retrace/index.js": `export const unrelated = "the other retrace";\n`,
+      "mixed.eval.mjs": `import { defineEval } from "${PACKAGE_NAME}";\nimport { unrelated } from "retrace";\ndefineEval({ name: unrelated, config: { llm: { provider: "openai" } }, test: () => {} });\n`,
+      "mixed-ts.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nimport { unrelated } from "retrace";\ndefineEval({ name: unrelated + " (ts)", config: { llm: { provider: "openai" } }, test: () => {} });\n`,
+    });
+    const loaded = await loadEvalFiles([dir], dir);
+    expect(loaded.map((file) => file.error)).toEqual([undefined, undefined]);
+    expect(loaded.flatMap((file) => file.cases.map((definition) => definition.name))).toEqual(["the other retrace (ts)", "the other retrace"]);
+  });
+
   it("a TypeScript syntax error names the file, line and column", async () => {
     const dir = suite({ "bad.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nconst x: number = ;\n` });
     const [loaded] = await loadEvalFiles([dir], dir);
