@@ -22,6 +22,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { init, parse, type Import } from "es-module-lexer";
 import { ownPackage } from "../../package-info.js";
+import type { ColumnShift } from "./source-maps.js";
 
 const SELF = /^(retrace-agents|retrace)(\/.*)?$/;
 const RELATIVE = /^\.{1,2}\//;
@@ -29,10 +30,14 @@ const JAVASCRIPT = /\.m?js$/;
 
 /**
  * `copy`: the rewritten text; `own`, each import of Retrace's name it rewrote, as the running
- * copy's URL and the specifier the file wrote (so that messages say what the file said); `map`,
- * a compiled TypeScript copy's source map (JSON text).
+ * copy's URL and the specifier the file wrote (so that messages say what the file said);
+ * `shifts`, where the rewritten specifiers moved the rest of their lines; `map`, a compiled
+ * TypeScript copy's source map (JSON text).
  */
-export type ImportPlan = { kind: "native" } | { kind: "copy"; text: string; own: readonly (readonly [string, string])[]; map?: string } | { kind: "hooks" };
+export type ImportPlan =
+  | { kind: "native" }
+  | { kind: "copy"; text: string; own: readonly (readonly [string, string])[]; shifts: readonly ColumnShift[]; map?: string }
+  | { kind: "hooks" };
 
 /**
  * The running Retrace's file for a `retrace-agents[/sub]` (or `retrace[/sub]`) import, as a
@@ -224,7 +229,7 @@ export async function planImport(file: string, text: string): Promise<ImportPlan
 }
 
 /** `text` with its imports pointing where Node would take them from `url`, or undefined when the rewrite could change its meaning. */
-function rewritten(text: string, entries: readonly Import[], url: string): { text: string; own: [string, string][] } | undefined {
+function rewritten(text: string, entries: readonly Import[], url: string): { text: string; own: [string, string][]; shifts: ColumnShift[] } | undefined {
   const places: { start: number; end: number; target: string }[] = [];
   const own: [string, string][] = [];
   for (const entry of entries) {
@@ -248,9 +253,15 @@ function rewritten(text: string, entries: readonly Import[], url: string): { tex
   places.sort((a, b) => a.start - b.start);
   let out = "";
   let last = 0;
+  let line = 1;
+  const shifts: ColumnShift[] = [];
   for (const place of places) {
-    out += text.slice(last, place.start) + JSON.stringify(place.target);
+    const before = text.slice(last, place.start);
+    for (let at = before.indexOf("\n"); at !== -1; at = before.indexOf("\n", at + 1)) line++;
+    const written = JSON.stringify(place.target);
+    out += before + written;
+    shifts.push({ line, after: out.length - out.lastIndexOf("\n"), by: written.length - (place.end - place.start) });
     last = place.end;
   }
-  return { text: out + text.slice(last), own };
+  return { text: out + text.slice(last), own, shifts };
 }

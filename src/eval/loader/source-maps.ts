@@ -20,12 +20,36 @@ export function registerSourceMap(file: string, text: string): void {
   sourceMaps.set(file, { text, decoded: undefined });
 }
 
-/** Eval modules imported from a temp copy (self-imports.ts), by the copy's path: same lines, same columns but on import lines. */
+/**
+ * A rewritten import specifier in a copy: on `line`, from copy column `after` (1-based, just past
+ * the specifier) on, the copy's columns are `by` more than the module it was made from.
+ */
+export interface ColumnShift {
+  line: number;
+  after: number;
+  by: number;
+}
+
+/** Eval modules imported from a temp copy (self-imports.ts), by the copy's path: same lines, and columns moved only where `shifts` say. */
 const moved = new Map<string, string>();
+const shifted = new Map<string, readonly ColumnShift[]>();
 
 /** Notes that the module at `copy` is the eval file `original`, rewritten in place. */
-export function registerMovedModule(copy: string, original: string): void {
+export function registerMovedModule(copy: string, original: string, shifts: readonly ColumnShift[] = []): void {
   moved.set(copy, original);
+  if (shifts.length) shifted.set(copy, shifts);
+}
+
+/** Notes where the copy at `copy` moved columns of the module it was made from (a compiled module's, whose map is registered under the copy). */
+export function registerCopyShifts(copy: string, shifts: readonly ColumnShift[]): void {
+  if (shifts.length) shifted.set(copy, shifts);
+}
+
+/** A copy's column as the module it was made from has it. */
+function unshifted(path: string, line: number, column: number): number {
+  let original = column;
+  for (const shift of shifted.get(path) ?? []) if (shift.line === line && shift.after <= column) original -= shift.by;
+  return original;
 }
 
 /**
@@ -34,14 +58,15 @@ export function registerMovedModule(copy: string, original: string): void {
  */
 export function originalPosition(file: string, line: number, column: number): { file: string; line: number; column: number } | undefined {
   const path = file.startsWith("file:") ? fileURLToPath(file) : file;
+  const own = unshifted(path, line, column);
   const original = moved.get(path);
-  if (original !== undefined) return { file: original, line, column };
+  if (original !== undefined) return { file: original, line, column: own };
   const entry = sourceMaps.get(path);
   if (!entry) return undefined;
   const { TraceMap, originalPositionFor } = decoder();
   entry.decoded ??= new TraceMap(entry.text, pathToFileURL(`${path}.map`).href);
   // The segment at or before the column on that line (trace-mapping's default bias).
-  const found = originalPositionFor(entry.decoded, { line, column: column - 1 });
+  const found = originalPositionFor(entry.decoded, { line, column: own - 1 });
   if (found.source === null || found.line === null || found.column === null) return undefined;
   return { file: found.source.startsWith("file:") ? fileURLToPath(found.source) : resolve(found.source), line: found.line, column: found.column + 1 };
 }

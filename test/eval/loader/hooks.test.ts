@@ -112,6 +112,19 @@ describe("loading eval files through the eval hooks", () => {
     expect(loaded.flatMap((file) => file.cases.map((definition) => definition.name))).toEqual(["the other retrace (ts)", "the other retrace"]);
   });
 
+  it("a throw after a rewritten import on the same line is reported at its own column (found in review)", async () => {
+    const line = `  const m = await import("retrace/testing"); if (m && sep) throw new Error("here");`;
+    const dir = suite({
+      "cols.eval.mjs": `import { defineEval } from "retrace";\nimport { sep } from "node:path";\ndefineEval({ name: "throws", config: { llm: { provider: "openai" } }, test: async () => {\n${line}\n} });\n`,
+    });
+    const [loaded] = await loadEvalFiles([dir], dir);
+    const error = await Promise.resolve()
+      .then(() => loaded?.cases[0]?.test(undefined as never))
+      .then(() => undefined, (thrown: unknown) => thrown as Error);
+    const frames = (error?.stack ?? "").split("\n").slice(1).map(framePosition);
+    expect(frames).toContainEqual({ file: join(dir, "cols.eval.mjs"), line: 4, column: line.indexOf("new Error") + 1 });
+  });
+
   it("a TypeScript syntax error names the file, line and column", async () => {
     const dir = suite({ "bad.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nconst x: number = ;\n` });
     const [loaded] = await loadEvalFiles([dir], dir);
