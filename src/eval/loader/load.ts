@@ -18,7 +18,7 @@ import { importNative } from "../../runtime/index.js";
 import { collectCases, type EvalCase } from "../dsl/index.js";
 import { prepareTypeScript, stopCompiler, useEvalHooks } from "./register.js";
 import { ownModule, planImport, planTypeScript, type ImportPlan } from "./self-imports.js";
-import { registerCopyShifts, registerMovedModule, registerSourceMap } from "./source-maps.js";
+import { registerMovedModule, registerSourceMap } from "./source-maps.js";
 import { compileTypeScript, inlineSourceMap, stopTypeScript, typescriptCacheDir } from "./typescript.js";
 
 const EVAL_FILE = /\.eval\.(?:ts|mts|js|mjs)$/;
@@ -245,10 +245,8 @@ async function loadCopy(path: string, plan: Extract<ImportPlan, { kind: "copy" }
     const bytes = Buffer.from(text, "utf8");
     held.push(bytes);
     writeFileSync(copy, bytes);
-    if (map !== undefined) {
-      registerSourceMap(copy, map);
-      registerCopyShifts(copy, plan.shifts);
-    } else registerMovedModule(copy, path, plan.shifts);
+    if (map !== undefined) registerSourceMap(copy, map, plan.shifts);
+    else registerMovedModule(copy, path, plan.shifts);
     const result = await loadEvalFile(path, cwd, options, copy);
     if (result.error) result.error.message = inOriginalTerms(result.error.message, copy, path, plan.own);
     return result;

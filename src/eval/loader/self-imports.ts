@@ -51,11 +51,12 @@ export function ownModule(subpath: string): string | undefined {
   return file === undefined ? undefined : pathToFileURL(join(root, file)).href;
 }
 
-/** Whether a node_modules folder above `dir` holds the package `name`. */
-function installed(name: string, dir: string): boolean {
+/** The folder of the package `name` in the nearest node_modules above `dir` that holds it. */
+function installedAt(name: string, dir: string): string | undefined {
   for (let at = dir; ; at = dirname(at)) {
-    if (existsSync(join(at, "node_modules", name, "package.json"))) return true;
-    if (dirname(at) === at) return false;
+    const candidate = join(at, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return candidate;
+    if (dirname(at) === at) return undefined;
   }
 }
 
@@ -148,7 +149,7 @@ function lineEnd(text: string, from: number): number {
 function needsHelp(entries: readonly Import[], file: string): boolean {
   return entries.some((entry) => {
     const self = typeof entry.specifier === "string" ? SELF.exec(entry.specifier) : null;
-    return self !== null && !installed(self[1] as string, dirname(file));
+    return self !== null && installedAt(self[1] as string, dirname(file)) === undefined;
   });
 }
 
@@ -199,12 +200,8 @@ export async function planTypeScript(file: string, code: string): Promise<Import
 
 /** Whether Node, importing `name` from `dir`, would find no package of that name, or this very copy of Retrace. */
 function resolvesHere(name: string, dir: string): boolean {
-  const own = realpathOr(ownPackage().root);
-  for (let at = dir; ; at = dirname(at)) {
-    const candidate = join(at, "node_modules", name);
-    if (existsSync(join(candidate, "package.json"))) return realpathOr(candidate) === own;
-    if (dirname(at) === at) return true;
-  }
+  const found = installedAt(name, dir);
+  return found === undefined || realpathOr(found) === realpathOr(ownPackage().root);
 }
 
 function realpathOr(path: string): string {

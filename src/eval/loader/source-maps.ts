@@ -15,11 +15,6 @@ const decoder = (): typeof TraceMapping => (traceMapping ??= createRequire(impor
 /** Source maps of the compiled eval modules, decoded on first use (only a failure needs one). */
 const sourceMaps = new Map<string, { text: string; decoded: TraceMapping.TraceMap | undefined }>();
 
-/** Keeps the map of the compiled module at `file` (an absolute path). */
-export function registerSourceMap(file: string, text: string): void {
-  sourceMaps.set(file, { text, decoded: undefined });
-}
-
 /**
  * A rewritten import specifier in a copy: on `line`, from copy column `after` (1-based, just past
  * the specifier) on, the copy's columns are `by` more than the module it was made from.
@@ -30,18 +25,24 @@ export interface ColumnShift {
   by: number;
 }
 
-/** Eval modules imported from a temp copy (self-imports.ts), by the copy's path: same lines, and columns moved only where `shifts` say. */
-const moved = new Map<string, string>();
+/** Per rewritten copy (by its path), where it moved columns. */
 const shifted = new Map<string, readonly ColumnShift[]>();
+
+/**
+ * Keeps the map of the compiled module at `file` (an absolute path); `shifts`, when `file` is a
+ * rewritten copy of that module, where the copy moved its columns.
+ */
+export function registerSourceMap(file: string, text: string, shifts: readonly ColumnShift[] = []): void {
+  sourceMaps.set(file, { text, decoded: undefined });
+  if (shifts.length) shifted.set(file, shifts);
+}
+
+/** Eval modules imported from a temp copy (self-imports.ts), by the copy's path: same lines, and columns moved only where their shifts say. */
+const moved = new Map<string, string>();
 
 /** Notes that the module at `copy` is the eval file `original`, rewritten in place. */
 export function registerMovedModule(copy: string, original: string, shifts: readonly ColumnShift[] = []): void {
   moved.set(copy, original);
-  if (shifts.length) shifted.set(copy, shifts);
-}
-
-/** Notes where the copy at `copy` moved columns of the module it was made from (a compiled module's, whose map is registered under the copy). */
-export function registerCopyShifts(copy: string, shifts: readonly ColumnShift[]): void {
   if (shifts.length) shifted.set(copy, shifts);
 }
 
