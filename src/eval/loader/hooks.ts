@@ -13,9 +13,10 @@
  * stops, with its child reaped, when the main thread asks (see `stopCompiler` in register.ts).
  */
 import { readFileSync } from "node:fs";
-import type { InitializeHook, LoadHook, ResolveHook } from "node:module";
+import type { InitializeHook, LoadHook, ResolveFnOutput, ResolveHook, ResolveHookContext } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { MessagePort } from "node:worker_threads";
+import { ownPackage, PACKAGE_NAME } from "../../package-info.js";
 import { compileTypeScript, inlineSourceMap, stopTypeScript } from "./typescript.js";
 
 export interface HooksData {
@@ -61,6 +62,8 @@ function typescriptNames(specifier: string): string[] {
   return [`${specifier}.ts`, `${specifier}.tsx`, `${specifier}/index.ts`];
 }
 
+type NextResolve = Parameters<ResolveHook>[2];
+
 export const resolve: ResolveHook = async (specifier, context, nextResolve) => {
   try {
     return await nextResolve(specifier, context);
@@ -68,7 +71,7 @@ export const resolve: ResolveHook = async (specifier, context, nextResolve) => {
     if (!notFound(error) || !data) throw error;
     const self = SELF.exec(specifier);
     // Resolved from Retrace's own package.json: a package may import itself by its name.
-    if (self) return nextResolve(`retrace-agents${self[1] ?? ""}`, { ...context, parentURL: new URL("package.json", data.ownRoot).href });
+    if (self) return resolveOwn(specifier, self[1] ?? "", context, nextResolve, data.ownRoot);
     if (/^\.{1,2}\//.test(specifier) && context.parentURL && TYPESCRIPT.test(new URL(context.parentURL).pathname)) {
       for (const name of typescriptNames(specifier)) {
         try {
@@ -81,6 +84,26 @@ export const resolve: ResolveHook = async (specifier, context, nextResolve) => {
     throw error;
   }
 };
+
+/**
+ * Retrace's own module for `retrace-agents[/sub]`, resolved from its own package.json (a package
+ * may import itself by its name). A subpath it does not export is the importing file's mistake,
+ * so the error names that file and the subpaths there are, not Retrace's package.json.
+ */
+async function resolveOwn(specifier: string, subpath: string, context: ResolveHookContext, nextResolve: NextResolve, ownRoot: string): Promise<ResolveFnOutput> {
+  // Taken first: Node merges the context given to nextResolve into this one.
+  const parent = context.parentURL;
+  try {
+    return await nextResolve(`${PACKAGE_NAME}${subpath}`, { ...context, parentURL: new URL("package.json", ownRoot).href });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== "ERR_PACKAGE_PATH_NOT_EXPORTED") throw error;
+    const from = parent?.startsWith("file:") ? fileURLToPath(parent) : parent;
+    const known = Object.keys(ownPackage().exports).filter((key) => !key.endsWith(".json")).map((key) => PACKAGE_NAME + key.slice(1));
+    throw Object.assign(new Error(`"${specifier}"${from ? ` (imported from ${from})` : ""} is not a module of Retrace; its modules are ${known.join(", ")}`), {
+      code: "ERR_PACKAGE_PATH_NOT_EXPORTED",
+    });
+  }
+}
 
 export const load: LoadHook = async (url, context, nextLoad) => {
   if (!url.startsWith("file:") || !TYPESCRIPT.test(new URL(url).pathname) || url.includes("/node_modules/")) return nextLoad(url, context);

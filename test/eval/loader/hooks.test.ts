@@ -93,6 +93,21 @@ describe("loading eval files through the eval hooks", () => {
     ]);
   });
 
+  it("an import of a subpath Retrace does not have names the specifier, the importing file and the subpaths there are", async () => {
+    const dir = suite({
+      "nope.eval.ts": `import { t } from "${PACKAGE_NAME}/nope";\nconsole.log(t);\n`,
+      "nope.eval.mjs": `import { t } from "retrace/nope";\nconsole.log(t);\n`,
+    });
+    const loaded = await loadEvalFiles([dir], dir);
+    const messages = loaded.map((file) => file.error?.message ?? "");
+    expect(messages[0]).toContain(`"retrace/nope" (imported from ${join(dir, "nope.eval.mjs")})`);
+    expect(messages[1]).toContain(`"${PACKAGE_NAME}/nope" (imported from ${join(dir, "nope.eval.ts")})`);
+    for (const message of messages) {
+      expect(message).toContain(`${PACKAGE_NAME}/testing`);
+      expect(message).not.toContain("package.json");
+    }
+  });
+
   it("a link error of a file that spells Retrace both ways does not guess which spelling failed (found in review)", async () => {
     const dir = suite({ "both.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nimport { notAThing } from "retrace";\nconsole.log(defineEval, notAThing);\n` });
     const [loaded] = await loadEvalFiles([dir], dir);
