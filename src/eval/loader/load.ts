@@ -242,11 +242,17 @@ async function loadCopy(path: string, plan: Extract<ImportPlan, { kind: "copy" }
   const copy = join(dir, basename(path).replace(/\.(?:m?ts|tsx)$/, ".mjs"));
   try {
     // Encoded here and held: writing a string encodes it into a buffer three times its length, freed at once.
-    const bytes = Buffer.from(text, "utf8");
+    // The copy's code names itself by the eval file's URL (V8 takes the last sourceURL), so its
+    // stack traces, printed by the file's own code too, name the eval file, as the hooks' do.
+    // A stack formatter that asks for the script's file name (vitest's, source-map-support's)
+    // still gets the copy's, so frames are mapped under both names.
+    const bytes = Buffer.from(`${text}\n//# sourceURL=${pathToFileURL(path).href}\n`, "utf8");
     held.push(bytes);
     writeFileSync(copy, bytes);
-    if (map !== undefined) registerSourceMap(copy, map, plan.shifts);
-    else registerMovedModule(copy, path, plan.shifts);
+    for (const name of [copy, path]) {
+      if (map !== undefined) registerSourceMap(name, map, plan.shifts);
+      else registerMovedModule(name, path, plan.shifts);
+    }
     const result = await loadEvalFile(path, cwd, options, copy);
     if (result.error) result.error.message = inOriginalTerms(result.error.message, copy, path, plan.own);
     return result;

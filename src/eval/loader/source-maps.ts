@@ -37,7 +37,7 @@ export function registerSourceMap(file: string, text: string, shifts: readonly C
   if (shifts.length) shifted.set(file, shifts);
 }
 
-/** Eval modules imported from a temp copy (self-imports.ts), by the copy's path: same lines, and columns moved only where their shifts say. */
+/** Eval modules imported from a temp copy (self-imports.ts), by the path their frames name (the copy's, or the eval file's own through its sourceURL): same lines, and columns moved only where their shifts say. */
 const moved = new Map<string, string>();
 
 /** Notes that the module at `copy` is the eval file `original`, rewritten in place. */

@@ -140,6 +140,23 @@ describe("loading eval files through the eval hooks", () => {
     expect(frames).toContainEqual({ file: join(dir, "cols.eval.mjs"), line: 4, column: line.indexOf("new Error") + 1 });
   });
 
+  it(
+    "a stack trace an eval file loaded from its copy prints itself names the eval file, not the temp copy",
+    async () => {
+      const print = `console.log("frame", new Error("here").stack.split("\\n")[1].trim());\n`;
+      const dir = suite({
+        "printed.eval.mjs": `import { defineEval } from "retrace";\n${print}${CASE("js", "t.completed();")}`,
+        "printed.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nconst n: number = 1;\n${print}${CASE("ts", "t.completed();")}`,
+      });
+      const run = await retrace(["eval-test", ".", "--mock"], { cwd: dir });
+      expect(run.code).toBe(0);
+      const frames = run.stdout.split("\n").filter((line) => line.startsWith("frame "));
+      expect(frames).toEqual([`frame at ${pathToFileURL(join(dir, "printed.eval.mjs")).href}:2:${print.indexOf("new Error") + 1}`, expect.stringMatching(/^frame at file:.*\/printed\.eval\.ts:\d+:\d+$/)]);
+      expect(frames.join("\n")).toContain(pathToFileURL(join(dir, "printed.eval.ts")).href);
+    },
+    processes(1),
+  );
+
   it("a TypeScript syntax error names the file, line and column", async () => {
     const dir = suite({ "bad.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nconst x: number = ;\n` });
     const [loaded] = await loadEvalFiles([dir], dir);
