@@ -41,12 +41,16 @@ export function checkStoredBody(body: string, place: ErrorPlace = {}): RunEvent 
 const sealed = new WeakMap<readonly string[], readonly RunEvent[]>();
 
 function seal(encoded: readonly Encoded[]): readonly string[] {
-  const bodies = Object.freeze(encoded.map((item) => item.body));
-  sealed.set(
-    bodies,
+  return sealPairs(
+    encoded.map((item) => item.body),
     encoded.map((item) => item.event),
   );
-  return bodies;
+}
+
+function sealPairs(bodies: string[], events: readonly RunEvent[]): readonly string[] {
+  const frozen = Object.freeze(bodies);
+  sealed.set(frozen, events);
+  return frozen;
 }
 
 /**
@@ -74,20 +78,31 @@ interface Encoded {
  * object, becomes the stored event, so no reader shares an object with the writer.
  */
 export function encodeEvents(events: readonly RunEvent[], place: ErrorPlace = {}): readonly string[] {
-  return seal(
-    events.map((event) => {
-      try {
-        const form = canonical(() => canonicalCopy(event), place);
-        const schema = (event as { type?: unknown }).type;
-        const checked = checkSchema(EVENT_SCHEMAS.get(schema as RunEventType) ?? RunEventSchema, form.copy, place) as RunEvent;
-        return { event: checked, body: canonicalText(form) };
-      } catch (error) {
-        // The run and seq are named only when something is refused: building the place for every event costs.
-        if (error instanceof EventFormatError) throw new EventFormatError(error.message, { ...placeOf(event, place), ...error.place });
-        throw error;
-      }
-    }),
-  );
+  const checked = checkEvents(events, place);
+  return sealPairs(checked.bodies, checked.events);
+}
+
+/**
+ * What `encodeEvents` makes, unsealed: for a store's own `append`, which writes the bodies
+ * itself and so needs no seal to learn that they were checked.
+ */
+export function checkEvents(events: readonly RunEvent[], place: ErrorPlace = {}): { events: RunEvent[]; bodies: string[] } {
+  const checked: RunEvent[] = [];
+  const bodies: string[] = [];
+  for (const event of events) {
+    try {
+      const form = canonicalCopy(event);
+      const schema = EVENT_SCHEMAS.get((event as { type?: unknown }).type as RunEventType) ?? RunEventSchema;
+      checked.push(checkSchema(schema, form.copy, place) as RunEvent);
+      bodies.push(canonicalText(form));
+    } catch (error) {
+      // The run and seq are named only when something is refused: building the place for every event costs.
+      const refused = error instanceof CanonicalJsonError ? canonicalRefusal(error, place) : error;
+      if (refused instanceof EventFormatError) throw new EventFormatError(refused.message, { ...placeOf(event, place), ...refused.place });
+      throw refused;
+    }
+  }
+  return { events: checked, bodies };
 }
 
 /** The envelope fields the log stamps on a payload (and an `llm.finished`'s duration). */
@@ -263,9 +278,12 @@ function canonical<T>(step: () => T, place: ErrorPlace): T {
   try {
     return step();
   } catch (error) {
-    if (error instanceof CanonicalJsonError) throw new EventFormatError(error.message, { ...place, ...(error.place.path ? { path: error.place.path } : {}) });
-    throw error;
+    throw error instanceof CanonicalJsonError ? canonicalRefusal(error, place) : error;
   }
+}
+
+function canonicalRefusal(error: CanonicalJsonError, place: ErrorPlace): EventFormatError {
+  return new EventFormatError(error.message, { ...place, ...(error.place.path ? { path: error.place.path } : {}) });
 }
 
 function placeOf(event: unknown, fallback: ErrorPlace = {}): ErrorPlace {

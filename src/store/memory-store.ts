@@ -1,6 +1,6 @@
 import { SeqConflictError, StoreError } from "../errors/index.js";
 import type { RunEvent, RunStore, RunSummary } from "../contracts/index.js";
-import { checkStoredBodies, encodeEvents, parseEvent, summarize } from "../journal/index.js";
+import { checkEvents, checkStoredBodies, parseEvent, summarize } from "../journal/index.js";
 import { compareBytes } from "./order.js";
 
 /**
@@ -12,11 +12,16 @@ export class MemoryRunStore implements RunStore {
   readonly #logs = new Map<string, string[]>();
 
   append(events: readonly RunEvent[]): void {
-    this.appendRaw(encodeEvents(events));
+    const checked = checkEvents(events);
+    this.#write(checked.events, checked.bodies);
   }
 
   appendRaw(bodies: readonly string[]): RunEvent[] {
-    const checked = checkStoredBodies(bodies);
+    return this.#write(checkStoredBodies(bodies), bodies);
+  }
+
+  /** Keeps checked events, each as its body. */
+  #write(checked: RunEvent[], bodies: readonly string[]): RunEvent[] {
     const first = checked[0];
     if (!first) return [];
     const log = this.#logs.get(first.runId) ?? [];

@@ -8,7 +8,7 @@ import { SeqConflictError, StoreError, TamperedLogError } from "../errors/index.
 import { CHAIN_START, chainLink, checkChain, type ChainReport } from "./chain.js";
 import { Leases, LEASES_SCHEMA } from "./lease.js";
 import { DEFAULT_LEASE_MS, type LeaseHolder } from "./lease-holder.js";
-import { checkStoredBodies, encodeEvents, parseEvent, SUMMARY_EVENT_TYPES, summarize } from "../journal/index.js";
+import { checkEvents, checkStoredBodies, parseEvent, SUMMARY_EVENT_TYPES, summarize } from "../journal/index.js";
 import { type RunEvent } from "../contracts/index.js";
 import type { RunStore, RunSummary } from "../contracts/index.js";
 
@@ -145,13 +145,23 @@ export class SqliteRunStore implements RunStore {
   }
 
   append(events: readonly RunEvent[]): void {
-    this.appendRaw(encodeEvents(events, { file: this.path }));
+    this.#refuseReadonly();
+    const checked = checkEvents(events, { file: this.path });
+    this.#write(checked.events, checked.bodies);
   }
 
   appendRaw(bodies: readonly string[]): RunEvent[] {
-    if (this.readonly) throw new StoreError("store_readonly", "this store was opened read-only", { file: this.path });
+    this.#refuseReadonly();
     // Every body is checked before anything is written, exactly as the memory store checks it.
-    const events = checkStoredBodies(bodies, { file: this.path });
+    return this.#write(checkStoredBodies(bodies, { file: this.path }), bodies);
+  }
+
+  #refuseReadonly(): void {
+    if (this.readonly) throw new StoreError("store_readonly", "this store was opened read-only", { file: this.path });
+  }
+
+  /** Writes checked events, each as its body. */
+  #write(events: RunEvent[], bodies: readonly string[]): RunEvent[] {
     const first = events[0];
     if (!first) return events;
     if (events.length === 1) this.#insertOne(first, bodies[0] as string);
