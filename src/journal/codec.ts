@@ -40,14 +40,7 @@ export function checkStoredBody(body: string, place: ErrorPlace = {}): RunEvent 
  */
 const sealed = new WeakMap<readonly string[], readonly RunEvent[]>();
 
-function seal(encoded: readonly Encoded[]): readonly string[] {
-  return sealPairs(
-    encoded.map((item) => item.body),
-    encoded.map((item) => item.event),
-  );
-}
-
-function sealPairs(bodies: string[], events: readonly RunEvent[]): readonly string[] {
+function seal(bodies: string[], events: readonly RunEvent[]): readonly string[] {
   const frozen = Object.freeze(bodies);
   sealed.set(frozen, events);
   return frozen;
@@ -67,11 +60,6 @@ export function checkStoredBodies(bodies: readonly string[], place: ErrorPlace =
   return bodies.map((body) => checkStoredBody(body, place));
 }
 
-interface Encoded {
-  event: RunEvent;
-  body: string;
-}
-
 /**
  * Whole events, checked and serialised for a store: each is copied canonically (which refuses
  * what JSON cannot hold), the copy validated, and the copy written. The copy, not the caller's
@@ -79,7 +67,7 @@ interface Encoded {
  */
 export function encodeEvents(events: readonly RunEvent[], place: ErrorPlace = {}): readonly string[] {
   const checked = checkEvents(events, place);
-  return sealPairs(checked.bodies, checked.events);
+  return seal(checked.bodies, checked.events);
 }
 
 /**
@@ -214,25 +202,26 @@ export function preparePayload(payload: { type: RunEventType }, place: ErrorPlac
  * checked data becomes the stored event.
  */
 export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedPayload }[]): readonly string[] {
-  return seal(
-    items.map(({ stamp, payload }) => {
-      if (!validStamp(stamp)) checkSchema(StampSchema, stamp, { runId: stamp.runId, seq: stamp.seq });
-      const merged: Record<string, unknown> = {};
-      const { copy } = payload.form;
-      const stampKeys = Object.hasOwn(stamp, "durationMs") ? STAMP_ORDER : STAMP_ORDER_UNTIMED;
-      // A sorted copy's keys are in order already: sorting by insertion only moves the stamp's into place.
-      const keys = sortKeys([...Object.keys(copy), ...stampKeys]);
-      for (const key of keys) {
-        // Own keys only: a payload key such as "constructor" is the payload's, not Object's.
-        const value = Object.hasOwn(stamp, key) ? stamp[key as keyof Stamp] : copy[key];
-        // Assigning "__proto__" would set the prototype (such a copy is not `sorted`, so the general writer writes it).
-        if (key === "__proto__") Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
-        else merged[key] = value;
-      }
-      const body = canonicalText({ copy: merged, sorted: payload.form.sorted, big: payload.form.big });
-      return { event: Object.assign(payload.data, stamp) as unknown as RunEvent, body };
-    }),
-  );
+  const bodies: string[] = [];
+  const events: RunEvent[] = [];
+  for (const { stamp, payload } of items) {
+    if (!validStamp(stamp)) checkSchema(StampSchema, stamp, { runId: stamp.runId, seq: stamp.seq });
+    const merged: Record<string, unknown> = {};
+    const { copy } = payload.form;
+    const stampKeys = Object.hasOwn(stamp, "durationMs") ? STAMP_ORDER : STAMP_ORDER_UNTIMED;
+    // A sorted copy's keys are in order already: sorting by insertion only moves the stamp's into place.
+    const keys = sortKeys([...Object.keys(copy), ...stampKeys]);
+    for (const key of keys) {
+      // Own keys only: a payload key such as "constructor" is the payload's, not Object's.
+      const value = Object.hasOwn(stamp, key) ? stamp[key as keyof Stamp] : copy[key];
+      // Assigning "__proto__" would set the prototype (such a copy is not `sorted`, so the general writer writes it).
+      if (key === "__proto__") Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
+      else merged[key] = value;
+    }
+    bodies.push(canonicalText({ copy: merged, sorted: payload.form.sorted, big: payload.form.big }));
+    events.push(Object.assign(payload.data, stamp) as unknown as RunEvent);
+  }
+  return seal(bodies, events);
 }
 
 /** The stamp check's fast path; anything it does not pass goes to the schema, which names the field. */
