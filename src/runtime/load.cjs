@@ -138,6 +138,13 @@ const WEIGHTS = { main: 2, api: 1, testing: 1, vitest: 1 };
  */
 const REFRESH_AFTER_S = Number(process.env.RETRACE_CODE_CACHE_REFRESH_AFTER_S ?? 0.5);
 const REFRESH_GROWTH = 1.25;
+/**
+ * Building a cache to learn its size costs ~20 ms, so a process asks only when it ran this many
+ * times longer than the longest one that already asked at its level (kept beside the cache, in
+ * `<cache>.asked`): a suite run again and again asks once, not on every run, and a longer one
+ * still gets its turn.
+ */
+const ASK_AGAIN_AFTER = 2;
 const MAX_LEVEL = 5;
 
 const folder = cacheFolder();
@@ -166,7 +173,7 @@ function forgetOldBuilds() {
   const now = Date.now();
   for (const name of fs.readdirSync(folder)) {
     const temporary = name.endsWith(".tmp");
-    if ((!name.endsWith(".v8") && !temporary) || name.startsWith(`${own}.`)) continue;
+    if ((!name.endsWith(".v8") && !name.endsWith(".v8.asked") && !temporary) || name.startsWith(`${own}.`)) continue;
     const other = path.join(folder, name);
     try {
       const stat = fs.statSync(other);
@@ -174,6 +181,28 @@ function forgetOldBuilds() {
       if (dead || stat.atimeMs < now - (temporary ? 1 : 7) * 24 * 3600 * 1000) fs.rmSync(other, { force: true });
     } catch {
       // Another process removed it first.
+    }
+  }
+}
+
+/** How long (seconds) the longest process that asked whether a cache should be refreshed ran; 0 when none did. */
+function askedBefore(cache) {
+  const text = readCache(`${cache}.asked`);
+  const seconds = text === undefined ? 0 : Number(text.toString("latin1"));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
+}
+
+function noteAsked(cache, seconds) {
+  const note = `${cache}.asked`;
+  const partial = `${note}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(partial, String(Math.max(seconds, askedBefore(cache))), { mode: 0o600, flag: "wx" });
+    fs.renameSync(partial, note);
+  } catch {
+    try {
+      fs.rmSync(partial, { force: true });
+    } catch {
+      // nothing to clean
     }
   }
 }
@@ -208,9 +237,10 @@ if (cacheBase) {
       if (level < cachedLevel) return;
       // Sooner when the cache found is small beside the bundle (a full one is ~0.8 of it).
       const after = cachedData.length < source.length * 0.5 ? REFRESH_AFTER_S / 2 : REFRESH_AFTER_S;
-      if (process.uptime() < after) return;
+      const ranS = process.uptime();
+      if (ranS < after || ranS < ASK_AGAIN_AFTER * askedBefore(cacheAt(cachedLevel))) return;
       data = script.createCachedData();
-      if (data.length < cachedData.length * REFRESH_GROWTH) return;
+      if (data.length < cachedData.length * REFRESH_GROWTH) return noteAsked(cacheAt(cachedLevel), ranS);
     }
     // A rejected cache (other flags, a damaged file) is replaced where it is, or it would be read first again.
     const target = cacheAt(rejected || data !== undefined ? Math.max(level, cachedLevel) : level);
@@ -219,7 +249,11 @@ if (cacheBase) {
       // "wx": a file (or a link) already at that name is never written through.
       fs.writeFileSync(partial, data ?? script.createCachedData(), { mode: 0o600, flag: "wx" });
       fs.renameSync(partial, target);
-      for (let lower = 0; cacheAt(lower) !== target && lower <= MAX_LEVEL; lower++) fs.rmSync(cacheAt(lower), { force: true });
+      noteAsked(target, process.uptime());
+      for (let lower = 0; cacheAt(lower) !== target && lower <= MAX_LEVEL; lower++) {
+        fs.rmSync(cacheAt(lower), { force: true });
+        fs.rmSync(`${cacheAt(lower)}.asked`, { force: true });
+      }
       forgetOldBuilds();
     } catch {
       try {

@@ -133,6 +133,40 @@ describe("the runtime's code cache", () => {
   );
 
   it(
+    "is asked about again only by a process that ran clearly longer than the longest that asked before",
+    async () => {
+      setUp();
+      const cache = join(work, "asked");
+      const files = () => cacheFiles(cache);
+      expect((await run(cache)).code).toBe(0);
+      const [name] = files();
+      const small = readFileSync(join(cache, name as string));
+      // The writer noted how long it ran: a number of seconds beside the cache.
+      const note = join(cache, `${name}.asked`);
+      expect(Number(readFileSync(note, "utf8"))).toBeGreaterThan(0);
+      const big = join(work, "asked-project");
+      mkdirSync(big, { recursive: true });
+      writeFileSync(join(big, "one.eval.mjs"), evalFile);
+      const bigRun = () =>
+        retrace(["eval-test", join(root, "eval"), big, "--mock", "--reporter", `html=${join(work, "asked.html")}`], {
+          env: { RETRACE_CODE_CACHE: cache, RETRACE_CODE_CACHE_REFRESH_AFTER_S: "0" },
+        });
+      // Someone asked after a far longer run: a bigger suite does not build a cache to compare.
+      writeFileSync(note, "1000000");
+      expect((await bigRun()).code).toBe(0);
+      expect(readFileSync(join(cache, name as string)).equals(small)).toBe(true);
+      expect(readFileSync(note, "utf8")).toBe("1000000");
+      // Nobody asked: the same suite refreshes it.
+      rmSync(note);
+      expect((await bigRun()).code).toBe(0);
+      expect(readFileSync(join(cache, name as string)).length).toBeGreaterThan(small.length * 1.25);
+      expect(Number(readFileSync(note, "utf8"))).toBeGreaterThan(0);
+      expect(readdirSync(cache).filter((file) => file.endsWith(".tmp"))).toEqual([]);
+    },
+    processes(3),
+  );
+
+  it(
     "never reads or writes a cache folder that others may write into",
     async () => {
       setUp();
@@ -201,8 +235,9 @@ describe("the code cache of an install", () => {
     const otherInstall = `${stamp}-p00000000-1-2-3-${node}.L3.v8`;
     const otherNode = `${stamp}-${place}-1-2-3-v18.0.0-${process.arch}.L3.v8`;
     const leftover = `${stamp}-${place}-1-2-3-${node}.L3.v8.999.tmp`;
+    const earlierNote = `${earlierBuild}.asked`;
     const old = new Date(Date.UTC(2020, 0, 1));
-    for (const name of [earlierBuild, otherInstall, otherNode, leftover]) {
+    for (const name of [earlierBuild, earlierNote, otherInstall, otherNode, leftover]) {
       writeFileSync(join(folder, name), "old", { mode: 0o600 });
       utimesSync(join(folder, name), name === leftover ? old : new Date(), old);
     }
@@ -214,6 +249,7 @@ describe("the code cache of an install", () => {
     expect(left).toContain(otherInstall);
     expect(left).toContain(otherNode);
     expect(left).not.toContain(earlierBuild);
+    expect(left).not.toContain(earlierNote);
     expect(left).not.toContain(leftover);
   }, processes(2));
 });
