@@ -140,9 +140,9 @@ const REFRESH_AFTER_S = Number(process.env.RETRACE_CODE_CACHE_REFRESH_AFTER_S ??
 const REFRESH_GROWTH = 1.25;
 /**
  * Building a cache to learn its size costs ~20 ms, so a process asks only when it ran this many
- * times longer than the longest one that already asked at its level (kept beside the cache, in
- * `<cache>.asked`): a suite run again and again asks once, not on every run, and a longer one
- * still gets its turn.
+ * times longer than the longest one that already asked about the cache (kept beside it, in
+ * `<cache>.asked`; none when only its writer ran): a suite run again and again asks once, not
+ * on every run, and a longer one still gets its turn.
  */
 const ASK_AGAIN_AFTER = 2;
 const MAX_LEVEL = 5;
@@ -192,18 +192,24 @@ function askedBefore(cache) {
   return Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
 }
 
-function noteAsked(cache, seconds) {
-  const note = `${cache}.asked`;
-  const partial = `${note}.${process.pid}.tmp`;
+/**
+ * Writes a file whole or not at all: into a temporary file of this process, then renamed over
+ * `target`. "wx": a file (or a link) already at the temporary name is never written through.
+ * Any failure only leaves things as they were.
+ */
+function replaceFile(target, data) {
+  const partial = `${target}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(partial, String(Math.max(seconds, askedBefore(cache))), { mode: 0o600, flag: "wx" });
-    fs.renameSync(partial, note);
+    fs.writeFileSync(partial, data, { mode: 0o600, flag: "wx" });
+    fs.renameSync(partial, target);
+    return true;
   } catch {
     try {
       fs.rmSync(partial, { force: true });
     } catch {
       // nothing to clean
     }
+    return false;
   }
 }
 
@@ -240,27 +246,26 @@ if (cacheBase) {
       const ranS = process.uptime();
       if (ranS < after || ranS < ASK_AGAIN_AFTER * askedBefore(cacheAt(cachedLevel))) return;
       data = script.createCachedData();
-      if (data.length < cachedData.length * REFRESH_GROWTH) return noteAsked(cacheAt(cachedLevel), ranS);
+      // This process ran at least twice as long as any that asked before: it is now the longest.
+      if (data.length < cachedData.length * REFRESH_GROWTH) return void replaceFile(`${cacheAt(cachedLevel)}.asked`, String(ranS));
     }
     // A rejected cache (other flags, a damaged file) is replaced where it is, or it would be read first again.
     const target = cacheAt(rejected || data !== undefined ? Math.max(level, cachedLevel) : level);
-    const partial = `${target}.${process.pid}.tmp`;
+    if (!replaceFile(target, data ?? script.createCachedData())) return;
     try {
-      // "wx": a file (or a link) already at that name is never written through.
-      fs.writeFileSync(partial, data ?? script.createCachedData(), { mode: 0o600, flag: "wx" });
-      fs.renameSync(partial, target);
-      noteAsked(target, process.uptime());
+      // A process that asked and refreshed the cache is the longest that asked about it. One
+      // that wrote a cache without asking (none found, a lower level, a rejected one) did not
+      // ask: the first long run after it must, or a one-case run that wrote the cache first
+      // would leave a whole suite compiling lazily.
+      if (data !== undefined) replaceFile(`${target}.asked`, String(process.uptime()));
+      else fs.rmSync(`${target}.asked`, { force: true });
       for (let lower = 0; cacheAt(lower) !== target && lower <= MAX_LEVEL; lower++) {
         fs.rmSync(cacheAt(lower), { force: true });
         fs.rmSync(`${cacheAt(lower)}.asked`, { force: true });
       }
       forgetOldBuilds();
     } catch {
-      try {
-        fs.rmSync(partial, { force: true });
-      } catch {
-        // nothing to clean
-      }
+      // Tidying is best effort: the cache is written.
     }
   });
 }

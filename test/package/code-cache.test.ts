@@ -48,6 +48,22 @@ const verdict = (stdout: string) => {
   return { summary: { passed, failed, score }, cases: report.cases.map(({ name, status, score }) => ({ name, status, score })) };
 };
 
+/**
+ * A run that uses much more of the runtime than the one-case project (the repo's eval suite with
+ * tools, a policy and sub-agents, and every reporter), allowed to refresh the cache at any age.
+ */
+function bigSuite(cache: string, name: string) {
+  const big = join(work, `${name}-project`);
+  mkdirSync(big, { recursive: true });
+  copyFileSync(join(root, "examples/hello/agent.yaml"), join(big, "agent.yaml"));
+  writeFileSync(join(big, "one.eval.mjs"), evalFile);
+  const out = join(work, `${name}-out`);
+  return retrace(
+    ["eval-test", join(root, "eval"), big, "--mock", "--reporter", `json=${out}.json`, "--reporter", `junit=${out}.xml`, "--reporter", `markdown=${out}.md`, "--reporter", `html=${out}.html`],
+    { env: { RETRACE_CODE_CACHE: cache, RETRACE_CODE_CACHE_REFRESH_AFTER_S: "0" } },
+  );
+}
+
 describe("the runtime's code cache", () => {
   it(
     "gives the same answers with a new, a reused, a corrupt and no cache, and replaces a corrupt one",
@@ -112,15 +128,7 @@ describe("the runtime's code cache", () => {
       const [name] = files();
       const small = readFileSync(join(cache, name as string));
       // A suite that uses much more of the runtime (tools, a policy, sub-agents, every reporter) replaces it.
-      const big = join(work, "big-project");
-      mkdirSync(big, { recursive: true });
-      copyFileSync(join(root, "examples/hello/agent.yaml"), join(big, "agent.yaml"));
-      writeFileSync(join(big, "one.eval.mjs"), evalFile);
-      const out = join(work, "big-out");
-      const refreshed = await retrace(
-        ["eval-test", join(root, "eval"), big, "--mock", "--reporter", `json=${out}.json`, "--reporter", `junit=${out}.xml`, "--reporter", `markdown=${out}.md`, "--reporter", `html=${out}.html`],
-        { env: { RETRACE_CODE_CACHE: cache, RETRACE_CODE_CACHE_REFRESH_AFTER_S: "0" } },
-      );
+      const refreshed = await bigSuite(cache, "big");
       expect(refreshed.code, refreshed.stderr).toBe(0);
       expect(files()).toEqual([name]);
       expect(readFileSync(join(cache, name as string)).length).toBeGreaterThan(small.length * 1.25);
@@ -141,29 +149,27 @@ describe("the runtime's code cache", () => {
       expect((await run(cache)).code).toBe(0);
       const [name] = files();
       const small = readFileSync(join(cache, name as string));
-      // The writer noted how long it ran: a number of seconds beside the cache.
+      // Its writer did not ask (it found no cache): the first long run after it must.
       const note = join(cache, `${name}.asked`);
-      expect(Number(readFileSync(note, "utf8"))).toBeGreaterThan(0);
-      const big = join(work, "asked-project");
-      mkdirSync(big, { recursive: true });
-      writeFileSync(join(big, "one.eval.mjs"), evalFile);
-      const bigRun = () =>
-        retrace(["eval-test", join(root, "eval"), big, "--mock", "--reporter", `html=${join(work, "asked.html")}`], {
-          env: { RETRACE_CODE_CACHE: cache, RETRACE_CODE_CACHE_REFRESH_AFTER_S: "0" },
-        });
+      expect(existsSync(note)).toBe(false);
+      const bigRun = () => bigSuite(cache, "asked");
       // Someone asked after a far longer run: a bigger suite does not build a cache to compare.
       writeFileSync(note, "1000000");
       expect((await bigRun()).code).toBe(0);
       expect(readFileSync(join(cache, name as string)).equals(small)).toBe(true);
       expect(readFileSync(note, "utf8")).toBe("1000000");
-      // Nobody asked: the same suite refreshes it.
+      // Nobody asked: the same suite refreshes it, and notes how long it ran.
       rmSync(note);
       expect((await bigRun()).code).toBe(0);
       expect(readFileSync(join(cache, name as string)).length).toBeGreaterThan(small.length * 1.25);
       expect(Number(readFileSync(note, "utf8"))).toBeGreaterThan(0);
+      // A new cache written without asking (this one damaged, so rewritten) starts with no note.
+      writeFileSync(join(cache, name as string), Buffer.alloc(16, 0x5a));
+      expect((await run(cache)).code).toBe(0);
+      expect(existsSync(note)).toBe(false);
       expect(readdirSync(cache).filter((file) => file.endsWith(".tmp"))).toEqual([]);
     },
-    processes(3),
+    processes(4),
   );
 
   it(
