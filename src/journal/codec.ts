@@ -2,6 +2,7 @@ import { canonicalCopy, canonicalJson, canonicalText, grownFrom, isCanonicalText
 import { CanonicalJsonError, EventFormatError, type ErrorPlace } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, LlmFinishedSchema, LlmRequestSchema, MessageSchema, RunEventSchema, type Message, type RunEvent, type RunEventType } from "../contracts/index.js";
 import { checkedParse } from "../contracts/checked-parse.js";
+import { acceptedAsIs } from "../contracts/as-is.js";
 import { z } from "zod";
 
 /**
@@ -26,7 +27,7 @@ export function checkStoredBody(body: string, place: ErrorPlace = {}): RunEvent 
   } catch (error) {
     throw new EventFormatError(`not valid JSON: ${(error as Error).message}`, place);
   }
-  const event = checkSchema(RunEventSchema, value, place) as RunEvent;
+  const event = checkFreshEvent(value, place);
   if (!canonical(() => isCanonicalTextOf(value, body), placeOf(event, place))) throw new EventFormatError("not in canonical form (keys sorted, no spaces, shortest numbers): the store keeps canonical bytes only", placeOf(event, place));
   return event;
 }
@@ -80,8 +81,7 @@ export function checkEvents(events: readonly RunEvent[], place: ErrorPlace = {})
   for (const event of events) {
     try {
       const form = canonicalCopy(event);
-      const schema = EVENT_SCHEMAS.get((event as { type?: unknown }).type as RunEventType) ?? RunEventSchema;
-      checked.push(checkSchema(schema, form.copy, place) as RunEvent);
+      checked.push(checkFreshEvent(form.copy, place));
       bodies.push(canonicalText(form));
     } catch (error) {
       // The run and seq are named only when something is refused: building the place for every event costs.
@@ -188,9 +188,12 @@ export function preparePayload(payload: { type: RunEventType }, place: ErrorPlac
   // Only a conversation the run state registered can pass the shortcut: any other would fail it
   // (an issue built and thrown away) and then be checked in full anyway.
   const shortcut = SHORTCUT_SCHEMAS.get(payload.type);
-  const quick = shortcut && isImmutable((form.copy.request as { messages?: unknown } | undefined)?.messages) ? checkedParse(shortcut, form.copy) : undefined;
-  if (quick?.success) return { type: payload.type, form, data: quick.data as Record<string, unknown> };
+  const quick = shortcut && isImmutable((form.copy.request as { messages?: unknown } | undefined)?.messages) ? shortcut : undefined;
+  if (quick && acceptedAsIs(quick, form.copy)) return { type: payload.type, form, data: { ...form.copy } };
+  const viaShortcut = quick ? checkedParse(quick, form.copy) : undefined;
+  if (viaShortcut?.success) return { type: payload.type, form, data: viaShortcut.data as Record<string, unknown> };
   const schema = PAYLOAD_SCHEMAS.get(payload.type);
+  if (schema && acceptedAsIs(schema, form.copy)) return { type: payload.type, form, data: { ...form.copy } };
   // An unknown type: the event schema names the problem as a store would.
   const data = (schema ? checkSchema(schema, form.copy, place) : checkSchema(RunEventSchema, form.copy, place)) as Record<string, unknown>;
   return { type: payload.type, form, data };
@@ -246,8 +249,22 @@ export function parseEvent(input: string | unknown, place: ErrorPlace = {}): Run
     } catch (error) {
       throw new EventFormatError(`not valid JSON: ${(error as Error).message}`, place);
     }
+    return checkFreshEvent(value, place);
   }
   return checkSchema(RunEventSchema, value, place) as RunEvent;
+}
+
+/**
+ * Checks an event this module made and owns (a canonical copy, or what JSON.parse gave): when
+ * its type's schema would give back an equal value, the value itself is the result, so every
+ * path (written, sealed, parsed back) hands out the same plain object, keys in canonical
+ * order. A caller's own object is never returned this way: it goes to zod, which copies it.
+ */
+function checkFreshEvent(value: unknown, place: ErrorPlace): RunEvent {
+  const type = (value as { type?: unknown } | null)?.type;
+  const schema = typeof type === "string" ? EVENT_SCHEMAS.get(type as RunEventType) : undefined;
+  if (schema && acceptedAsIs(schema, value)) return value as RunEvent;
+  return checkSchema(schema ?? RunEventSchema, value, place) as RunEvent;
 }
 
 type Schema = z.ZodType;

@@ -1,0 +1,249 @@
+/**
+ * A quicker answer to one question the log asks of every event it writes: would the schema
+ * accept this value and give back an equal one? The writer validates a fresh canonical copy of
+ * each event, and zod, to say yes, builds a second copy and a result object for every part of
+ * it. When the answer is yes, the copy itself is what zod would give back; the checker below
+ * says so without building anything, and only a value it cannot vouch for goes to zod, which
+ * then decides, and names the problem.
+ *
+ * It is compiled once per schema from zod's own definition, for the kinds of schema the
+ * contracts use (objects that strip unknown keys, strings, numbers, booleans, literals, enums,
+ * arrays, records, optional, nullable, unions, unknown, custom) and the checks they use
+ * (lengths, integer, bounds). A schema with anything else (a default, a transform, a pipe, a
+ * refinement, a check it does not know) gets no checker: zod alone checks it. It says yes only
+ * where zod's output is the input again, so a key the schema does not know (which zod drops)
+ * or a part zod would replace is a no, and zod has the last word.
+ */
+import type { z } from "zod";
+
+type Check = (value: unknown) => boolean;
+
+interface Definition {
+  type: string;
+  checks?: readonly { _zod: { def: CheckDefinition } }[];
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+  options?: readonly z.ZodType[];
+  keyType?: z.ZodType;
+  valueType?: z.ZodType;
+  values?: readonly unknown[];
+  entries?: Record<string, unknown>;
+  fn?: (value: unknown) => unknown;
+  coerce?: boolean;
+  discriminator?: string;
+  inclusive?: boolean;
+}
+
+interface CheckDefinition {
+  check: string;
+  minimum?: number;
+  maximum?: number;
+  value?: unknown;
+  inclusive?: boolean;
+  format?: string;
+  when?: (payload: { value: unknown; issues: unknown[] }) => unknown;
+  abort?: unknown;
+}
+
+const compiled = new WeakMap<object, Check | null>();
+
+/**
+ * Whether `schema` would accept `value` and give back a value equal to it (the same keys, the
+ * same parts). False means only "ask zod": the value may still be valid. For data as
+ * `JSON.parse` or a canonical copy makes it: an array's other properties (not its items) are not
+ * looked at.
+ */
+export function acceptedAsIs(schema: z.ZodType, value: unknown): boolean {
+  let check = compiled.get(schema);
+  if (check === undefined) {
+    check = compile(schema) ?? null;
+    compiled.set(schema, check);
+  }
+  return check !== null && check(value);
+}
+
+/** The checker of one schema, or undefined when some part of it is not one this module knows. */
+function compile(schema: z.ZodType): Check | undefined {
+  const def = (schema as unknown as { _zod: { def: Definition } })._zod.def;
+  const own = checksOf(def);
+  if (own === undefined) return undefined;
+  const base = compileType(def);
+  if (base === undefined) return undefined;
+  if (own.length === 0) return base;
+  return (value) => base(value) && own.every((check) => check(value));
+}
+
+function compileType(def: Definition): Check | undefined {
+  switch (def.type) {
+    case "string":
+      return def.coerce ? undefined : (value) => typeof value === "string";
+    case "number":
+      return def.coerce ? undefined : (value) => typeof value === "number" && Number.isFinite(value);
+    case "boolean":
+      return def.coerce ? undefined : (value) => typeof value === "boolean";
+    case "unknown":
+      // A key that is absent is zod's to judge (whether it counts as optional).
+      return (value) => value !== undefined;
+    case "literal": {
+      const values = def.values ?? [];
+      return (value) => value !== undefined && values.includes(value);
+    }
+    case "enum": {
+      const values = Object.values(def.entries ?? {});
+      return (value) => (typeof value === "string" || typeof value === "number") && values.includes(value);
+    }
+    case "optional":
+      return wrap(def.innerType, (inner) => (value) => value === undefined || inner(value));
+    case "nullable":
+      return wrap(def.innerType, (inner) => (value) => value === null || inner(value));
+    case "array":
+      return wrap(def.element, (element) => (value) => {
+        if (!isPlainArray(value)) return false;
+        // By index: `every` would skip a hole, which zod reads as undefined.
+        for (let index = 0; index < value.length; index++) {
+          const item: unknown = value[index];
+          if (item === undefined || !element(item)) return false;
+        }
+        return true;
+      });
+    case "object":
+      return compileObject(def);
+    case "record":
+      return compileRecord(def);
+    case "union": {
+      const options = (def.options ?? []).map(compile);
+      if (options.length === 0 || options.some((option) => option === undefined)) return undefined;
+      const checks = options as Check[];
+      // A discriminated union tries only the option its discriminator names, and an option
+      // accepts only its own discriminator: the one that accepts is the one zod would use. A
+      // plain union takes the first option that accepts, perhaps by dropping keys: only the
+      // first can be vouched for.
+      if (def.discriminator !== undefined) return (value) => checks.some((option) => option(value));
+      // An exclusive union (z.xor) refuses a value two options accept: zod's to judge.
+      if (def.inclusive === false) return undefined;
+      return checks[0] as Check;
+    }
+    case "custom": {
+      const fn = def.fn;
+      if (!fn) return undefined;
+      // zod passes a custom check when its function returns truthy (a promise is for async parsing).
+      return (value) => {
+        const result = fn(value);
+        return Boolean(result) && !(result instanceof Promise);
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function wrap(inner: z.ZodType | undefined, make: (inner: Check) => Check): Check | undefined {
+  const check = inner && compile(inner);
+  return check ? make(check) : undefined;
+}
+
+/** A plain object: zod gives back a plain object for anything else it accepts as one (a null prototype, a class). */
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/** A plain array: zod gives back a plain one for a subclass too. */
+function isPlainArray(value: unknown): value is unknown[] {
+  return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
+}
+
+function compileObject(def: Definition): Check | undefined {
+  if (def.catchall !== undefined) return undefined;
+  const entries: [string, Check][] = [];
+  for (const [key, field] of Object.entries(def.shape ?? {})) {
+    const check = compile(field);
+    if (!check) return undefined;
+    entries.push([key, check]);
+  }
+  const known = new Set(entries.map(([key]) => key));
+  return (value) => {
+    if (!isPlainRecord(value)) return false;
+    let present = 0;
+    for (const [key, check] of entries) {
+      const has = Object.hasOwn(value, key);
+      const item = has ? value[key] : undefined;
+      // Absent or undefined: only an optional field passes (zod drops neither kind of key the same way).
+      if (has && item === undefined) return false;
+      if (has) present++;
+      if (!check(item)) return false;
+    }
+    // Every own key is one the schema knows: zod would drop any other.
+    const keys = Object.keys(value);
+    if (keys.length !== present) return false;
+    for (const key of keys) if (!known.has(key)) return false;
+    return Object.getOwnPropertySymbols(value).length === 0;
+  };
+}
+
+function compileRecord(def: Definition): Check | undefined {
+  const keyDef = def.keyType && (def.keyType as unknown as { _zod: { def: Definition } })._zod.def;
+  // Keys that are plain strings only; a key schema with checks, an enum or a literal is zod's.
+  if (!keyDef || keyDef.type !== "string" || (keyDef.checks?.length ?? 0) > 0) return undefined;
+  const item = def.valueType && compile(def.valueType);
+  if (!item) return undefined;
+  return (value) => {
+    if (!isPlainRecord(value) || Object.getOwnPropertySymbols(value).length > 0) return false;
+    for (const key of Object.keys(value)) {
+      // zod builds its output by assignment: "__proto__" would become the output's prototype.
+      if (key === "__proto__") return false;
+      const entry = value[key];
+      if (entry === undefined || !item(entry)) return false;
+    }
+    return true;
+  };
+}
+
+/** The checks on a schema, each as a test; undefined when one is not known here. */
+function checksOf(def: Definition): Check[] | undefined {
+  const checks: Check[] = [];
+  for (const entry of def.checks ?? []) {
+    const check = compileCheck(entry._zod.def);
+    if (!check) return undefined;
+    checks.push(check);
+  }
+  return checks;
+}
+
+function compileCheck(def: CheckDefinition): Check | undefined {
+  const check = compileKnownCheck(def);
+  const when = def.when;
+  if (!check || when === undefined) return check;
+  if (typeof when !== "function") return undefined;
+  // A check that runs only when its condition holds (zod gives length checks one: the value has
+  // a length), asked as zod asks it, of a value with no issue so far.
+  return (value) => !when({ value, issues: [] }) || check(value);
+}
+
+function compileKnownCheck(def: CheckDefinition): Check | undefined {
+  switch (def.check) {
+    case "min_length": {
+      const minimum = def.minimum;
+      return typeof minimum === "number" ? (value) => (value as { length: number }).length >= minimum : undefined;
+    }
+    case "max_length": {
+      const maximum = def.maximum;
+      return typeof maximum === "number" ? (value) => (value as { length: number }).length <= maximum : undefined;
+    }
+    case "greater_than": {
+      const bound = def.value;
+      if (typeof bound !== "number") return undefined;
+      return def.inclusive ? (value) => (value as number) >= bound : (value) => (value as number) > bound;
+    }
+    case "less_than": {
+      const bound = def.value;
+      if (typeof bound !== "number") return undefined;
+      return def.inclusive ? (value) => (value as number) <= bound : (value) => (value as number) < bound;
+    }
+    case "number_format":
+      return def.format === "safeint" ? (value) => Number.isSafeInteger(value) : undefined;
+    default:
+      return undefined;
+  }
+}

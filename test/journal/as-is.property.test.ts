@@ -1,0 +1,220 @@
+/**
+ * `acceptedAsIs` lets the log skip zod for an event it can vouch for, so it must never vouch
+ * for one zod refuses or would give back changed: whenever it says yes, zod accepts the value
+ * and gives back an equal one. And it must say yes to the events agents write, or the log pays
+ * for both checks.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { acceptedAsIs } from "../../src/contracts/as-is.js";
+import { MessageSchema, RunEventSchema, ScriptSchema } from "../../src/contracts/index.js";
+import { AgentRun } from "../../src/agent/index.js";
+import { createRunContext, manualClock, sequentialIds } from "../../src/context/index.js";
+import { MemoryRunStore } from "../../src/store/index.js";
+import { checkEvents, checkStoredBodies, checkStoredBody, encodeEvents, parseEvent } from "../../src/journal/index.js";
+import type { RunEvent } from "../../src/contracts/index.js";
+import { ScriptedModel } from "../../src/providers/scripted/index.js";
+import { calculatorTool } from "../../src/tools/builtin/index.js";
+
+interface Def {
+  type: string;
+  checks?: { _zod: { def: { check: string; minimum?: number; value?: number; inclusive?: boolean; format?: string } } }[];
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+  options?: z.ZodType[];
+  valueType?: z.ZodType;
+  values?: unknown[];
+  entries?: Record<string, unknown>;
+}
+
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/** Anything at all, with the keys that trip object code up. */
+const wild = fc.anything({
+  key: fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom("__proto__", "constructor", "toString", "0")),
+  maxDepth: 2,
+  withNullPrototype: true,
+  withBoxedValues: true,
+  withSparseArray: true,
+  withBigInt: true,
+  withDate: true,
+  withMap: true,
+});
+
+const awkwardLeaf = fc.constantFrom<unknown>(undefined, null, NaN, Infinity, -Infinity, -0, 0, 1.5, -1, 2 ** 53, "", "x", true, [], {});
+
+/**
+ * Values shaped by the schema: valid ones when `chaos` is 0; with `chaos`, any part may be
+ * something else, an object may lose a field or gain one, so that every way to be nearly
+ * valid is tried.
+ */
+function valuesOf(schema: z.ZodType, chaos: number): fc.Arbitrary<unknown> {
+  const shaped = shapedBy(defOf(schema), chaos);
+  if (chaos === 0) return shaped;
+  return fc.oneof({ weight: 20, arbitrary: shaped }, { weight: chaos, arbitrary: fc.oneof(awkwardLeaf, wild) });
+}
+
+function shapedBy(def: Def, chaos: number): fc.Arbitrary<unknown> {
+  const checks = (def.checks ?? []).map((check) => check._zod.def);
+  switch (def.type) {
+    case "string": {
+      const min = checks.find((check) => check.check === "min_length")?.minimum ?? 0;
+      return fc.string({ minLength: min, maxLength: min + 6 });
+    }
+    case "number": {
+      const int = checks.some((check) => check.format === "safeint");
+      const bound = checks.find((check) => check.check === "greater_than");
+      const min = bound ? (bound.inclusive ? 0 : int ? 1 : 0.5) : -1000;
+      return int ? fc.integer({ min, max: 100_000 }) : fc.double({ min, max: 1e6, noNaN: true, noDefaultInfinity: true });
+    }
+    case "boolean":
+      return fc.boolean();
+    case "literal":
+      return fc.constantFrom(...(def.values ?? []));
+    case "enum":
+      return fc.constantFrom(...Object.values(def.entries ?? {}));
+    case "unknown":
+      return fc.jsonValue({ maxDepth: 2 });
+    case "optional":
+      return fc.option(valuesOf(def.innerType as z.ZodType, chaos), { nil: undefined });
+    case "nullable":
+      return fc.option(valuesOf(def.innerType as z.ZodType, chaos), { nil: null });
+    case "array":
+      return fc.array(valuesOf(def.element as z.ZodType, chaos), { maxLength: 3 });
+    case "record":
+      return fc.dictionary(fc.string({ maxLength: 4 }), valuesOf(def.valueType as z.ZodType, chaos), { maxKeys: 3, noNullPrototype: !chaos });
+    case "union":
+      return fc.oneof(...(def.options ?? []).map((option) => valuesOf(option, chaos)));
+    case "object": {
+      const fields = Object.entries(def.shape ?? {}).map(([key, field]) => fc.tuple(fc.constant(key), valuesOf(field, chaos), fc.integer({ min: 0, max: 40 })));
+      const extra = fc.array(fc.tuple(fc.constantFrom("extra", "__proto__", "constructor", "type", "7"), fc.oneof(awkwardLeaf, wild)), { maxLength: chaos ? 2 : 0 });
+      return fc.tuple(fc.tuple(...fields), extra).map(([entries, extras]) => {
+        const object: Record<string, unknown> = {};
+        const define = (key: string, value: unknown) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+        for (const [key, value, roll] of entries) {
+          // With chaos, a field is sometimes dropped, or kept with an undefined value.
+          if (chaos && roll === 0) continue;
+          if (value === undefined && !(chaos && roll === 1)) continue;
+          define(key, value);
+        }
+        for (const [key, value] of extras) define(key, value);
+        return object;
+      });
+    }
+    default:
+      throw new Error(`no generator for a ${def.type} schema`);
+  }
+}
+
+const eventSchemas = RunEventSchema.options as unknown as z.ZodType[];
+
+/** The claim: a yes means zod accepts the value and gives back an equal one. */
+function vouchesTruly(schema: z.ZodType, value: unknown): void {
+  if (!acceptedAsIs(schema, value)) return;
+  const parsed = schema.safeParse(value);
+  expect(parsed.success).toBe(true);
+  expect(parsed.data).toStrictEqual(value);
+}
+
+describe("acceptedAsIs", () => {
+  it("says yes to a value only when zod accepts it and gives it back equal, for every event type", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...eventSchemas).chain((schema) => fc.tuple(fc.constant(schema), valuesOf(schema, 3))), ([schema, value]) => {
+        vouchesTruly(schema, value);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("says yes to every valid event it is given, with nothing left for zod", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...eventSchemas).chain((schema) => fc.tuple(fc.constant(schema), valuesOf(schema, 0))), ([schema, value]) => {
+        expect(schema.safeParse(value).success).toBe(true);
+        expect(acceptedAsIs(schema, value)).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("holds for the conversation's discriminated union and on values that are barely anything", () => {
+    fc.assert(
+      fc.property(fc.oneof(valuesOf(MessageSchema, 5), wild, awkwardLeaf), (value) => {
+        vouchesTruly(MessageSchema, value);
+        for (const schema of eventSchemas.slice(0, 6)) vouchesTruly(schema, value);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("says yes to the events a real agent run writes", async () => {
+    const store = new MemoryRunStore();
+    const context = createRunContext({ clock: manualClock(Date.UTC(2026, 0, 1), 3), ids: sequentialIds("as_is_") });
+    const model = new ScriptedModel({
+      responses: [{ tool_calls: [{ name: "calculator", arguments: { expression: "2 * 21" } }] }, { text: "It is 42." }],
+    });
+    const run = AgentRun.start({ name: "calc", system: "Use the calculator.", maxSteps: 4, model, tools: [calculatorTool()] }, { store, context });
+    await run.send("What is 2 times 21?");
+    const events = run.log.events.map((event) => JSON.parse(JSON.stringify(event)) as { type: string });
+    expect(events.map((event) => event.type)).toContain("tool.finished");
+    for (const event of events) {
+      const schema = eventSchemas.find((candidate) => defOf(candidate).shape?.type && (defOf(defOf(candidate).shape?.type as z.ZodType).values ?? []).includes(event.type));
+      expect(schema, event.type).toBeDefined();
+      expect(acceptedAsIs(schema as z.ZodType, event), event.type).toBe(true);
+    }
+  });
+
+  it("makes every path of the log hand back the same event, equal to zod's and with its keys in canonical order", async () => {
+    const store = new MemoryRunStore();
+    const context = createRunContext({ clock: manualClock(Date.UTC(2026, 0, 1), 3), ids: sequentialIds("paths_") });
+    const model = new ScriptedModel({ responses: [{ tool_calls: [{ name: "calculator", arguments: { expression: "6 * 7" } }] }, { text: "42." }] });
+    const run = AgentRun.start({ name: "calc", system: "Use the calculator.", maxSteps: 4, model, tools: [calculatorTool()] }, { store, context });
+    await run.send("What is 6 times 7?");
+    const bodies = store.readRaw(run.runId);
+    expect(bodies.length).toBeGreaterThan(4);
+    for (const [index, body] of bodies.entries()) {
+      const written = checkEvents([JSON.parse(body) as RunEvent]);
+      const paths = [written.events[0], checkStoredBody(body), parseEvent(body), checkStoredBodies([body])[0]];
+      // A sealed array hands back what was checked when it was made; a second reader checks it in full.
+      const sealed = encodeEvents([JSON.parse(body) as RunEvent]);
+      paths.push(checkStoredBodies(sealed)[0], checkStoredBodies(sealed)[0]);
+      expect(written.bodies[0], `seq ${index + 1}`).toBe(body);
+      for (const event of paths) {
+        expect(event).toEqual(RunEventSchema.parse(JSON.parse(body)));
+        expect(JSON.stringify(event), `seq ${index + 1}`).toBe(body);
+      }
+    }
+  });
+
+  it("leaves zod alone to judge what it cannot vouch for: defaults, transforms, refinements, strict objects, formats", () => {
+    const cases: [z.ZodType, unknown][] = [
+      [z.object({ a: z.string().default("x") }), { a: "y" }],
+      [z.string().transform((text) => text.toUpperCase()), "a"],
+      [z.number().refine((n) => n > 1), 2],
+      [z.strictObject({ a: z.string() }), { a: "b" }],
+      [z.string().email(), "a@b.co"],
+      [z.xor([z.string(), z.number()]), "a"],
+      [z.object({ a: z.string() }).catchall(z.number()), { a: "b" }],
+      [ScriptSchema, { responses: [] }],
+    ];
+    for (const [schema, value] of cases) {
+      expect(schema.safeParse(value).success).toBe(true);
+      expect(acceptedAsIs(schema, value)).toBe(false);
+    }
+  });
+
+  it("says no where zod would give back something else: an unknown key, an undefined field, a class, a hole", () => {
+    const schema = z.object({ a: z.string(), b: z.array(z.number()).optional(), c: z.record(z.string(), z.boolean()).optional() });
+    expect(acceptedAsIs(schema, { a: "x", b: [1], c: { k: true } })).toBe(true);
+    expect(schema.safeParse({ a: "x", extra: 1 }).success).toBe(true);
+    expect(acceptedAsIs(schema, { a: "x", extra: 1 })).toBe(false);
+    expect(acceptedAsIs(schema, { a: "x", b: undefined })).toBe(false);
+    expect(acceptedAsIs(schema, Object.assign(Object.create(null) as object, { a: "x" }))).toBe(false);
+    expect(acceptedAsIs(schema, { a: "x", b: [1, , 2] })).toBe(false);
+    expect(acceptedAsIs(schema, { a: "x", c: JSON.parse('{"__proto__": true}') as unknown })).toBe(false);
+    expect(acceptedAsIs(z.number(), NaN)).toBe(false);
+    expect(acceptedAsIs(z.number(), Infinity)).toBe(false);
+    expect(acceptedAsIs(z.number().int(), 2 ** 53)).toBe(false);
+  });
+});
