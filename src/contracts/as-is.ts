@@ -20,6 +20,8 @@ type Check = (value: unknown) => boolean;
 
 interface Definition {
   type: string;
+  /** Set on a schema that is itself a check (z.int(), z.email()): its test is not in `checks`. */
+  check?: string;
   checks?: readonly { _zod: { def: CheckDefinition } }[];
   shape?: Record<string, z.ZodType>;
   catchall?: z.ZodType;
@@ -69,7 +71,10 @@ export function acceptedAsIs(schema: z.ZodType, value: unknown): boolean {
 
 /** The checker of one schema, or undefined when some part of it is not one this module knows. */
 function compile(schema: z.ZodType): Check | undefined {
-  const def = (schema as unknown as { _zod: { def: Definition } })._zod.def;
+  const def = defOf(schema);
+  // A schema that is a check itself (z.int(), z.email(), z.iso.datetime()) holds its test
+  // outside `checks`: zod's alone. A custom schema is the one kind read below.
+  if (def.check !== undefined && def.type !== "custom") return undefined;
   const own = checksOf(def);
   if (own === undefined) return undefined;
   const base = compileType(def);
@@ -103,7 +108,9 @@ function compileType(def: Definition): Check | undefined {
     }
     case "enum": {
       const values = Object.values(def.entries ?? {});
-      return (value) => (typeof value === "string" || typeof value === "number") && values.includes(value);
+      // A TypeScript numeric enum's entries hold reverse mappings (name by value) that zod leaves out: zod's.
+      if (values.some((value) => typeof value !== "string")) return undefined;
+      return (value) => typeof value === "string" && values.includes(value);
     }
     case "optional":
       return wrap(def.innerType, (inner) => (value) => value === undefined || inner(value));
@@ -131,7 +138,7 @@ function compileType(def: Definition): Check | undefined {
       // accepts only its own discriminator: the one that accepts is the one zod would use. A
       // plain union takes the first option that accepts, perhaps by dropping keys: only the
       // first can be vouched for.
-      if (def.discriminator !== undefined) return (value) => checks.some((option) => option(value));
+      if (def.discriminator !== undefined) return distinctlyTagged(def.discriminator, def.options ?? []) ? (value) => checks.some((option) => option(value)) : undefined;
       // An exclusive union (z.xor) refuses a value two options accept: zod's to judge.
       if (def.inclusive === false) return undefined;
       return checks[0] as Check;
@@ -148,6 +155,30 @@ function compileType(def: Definition): Check | undefined {
     default:
       return undefined;
   }
+}
+
+function defOf(schema: z.ZodType): Definition {
+  return (schema as unknown as { _zod: { def: Definition } })._zod.def;
+}
+
+/**
+ * Every option of a discriminated union requires its discriminator, a literal of values no
+ * other option has: then the one option that can accept a value is the one zod's lookup picks.
+ * An optional or shared discriminator makes zod's choice its own (it may refuse as ambiguous).
+ */
+function distinctlyTagged(discriminator: string, options: readonly z.ZodType[]): boolean {
+  const seen = new Set<unknown>();
+  for (const option of options) {
+    const def = defOf(option);
+    const tag = def.type === "object" ? def.shape?.[discriminator] : undefined;
+    const tagDef = tag && defOf(tag);
+    if (!tagDef || tagDef.type !== "literal") return false;
+    for (const value of tagDef.values ?? []) {
+      if (seen.has(value)) return false;
+      seen.add(value);
+    }
+  }
+  return true;
 }
 
 function wrap(inner: z.ZodType | undefined, make: (inner: Check) => Check): Check | undefined {
@@ -194,7 +225,7 @@ function compileObject(def: Definition): Check | undefined {
 }
 
 function compileRecord(def: Definition): Check | undefined {
-  const keyDef = def.keyType && (def.keyType as unknown as { _zod: { def: Definition } })._zod.def;
+  const keyDef = def.keyType && defOf(def.keyType);
   // Keys that are plain strings only; a key schema with checks, an enum or a literal is zod's.
   if (!keyDef || keyDef.type !== "string" || (keyDef.checks?.length ?? 0) > 0) return undefined;
   const item = def.valueType && compile(def.valueType);
@@ -244,10 +275,13 @@ function compileKnownCheck(def: CheckDefinition): Check | undefined {
   switch (def.check) {
     case "min_length": {
       const minimum = def.minimum;
-      return typeof minimum === "number" ? (value) => (value as { length: number }).length >= minimum : undefined;
+      // A string's length is counted in code points (what zod counts; never more than its UTF-16
+      // units, so a string long enough in code points is long enough either way).
+      return typeof minimum === "number" ? (value) => (typeof value === "string" ? codePointsAtLeast(value, minimum) : (value as { length: number }).length >= minimum) : undefined;
     }
     case "max_length": {
       const maximum = def.maximum;
+      // In UTF-16 units: never fewer than code points, so a string short enough in units is short enough either way.
       return typeof maximum === "number" ? (value) => (value as { length: number }).length <= maximum : undefined;
     }
     case "greater_than": {
@@ -265,4 +299,21 @@ function compileKnownCheck(def: CheckDefinition): Check | undefined {
     default:
       return undefined;
   }
+}
+
+/** Whether `text` holds at least `minimum` code points; counted only when its units leave it in doubt. */
+function codePointsAtLeast(text: string, minimum: number): boolean {
+  if (text.length < minimum) return false;
+  if (text.length >= minimum * 2) return true;
+  let count = 0;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    // A high surrogate followed by a low one is one code point; a lone surrogate counts as one.
+    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) index++;
+    }
+    if (++count >= minimum) return true;
+  }
+  return count >= minimum;
 }

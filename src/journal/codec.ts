@@ -107,7 +107,10 @@ export interface PreparedPayload {
   readonly type: RunEventType;
   /** The payload's canonical copy (see canonicalCopy). */
   readonly form: CanonicalCopy & { readonly copy: Record<string, unknown> };
-  /** The copy as the schema gave it back: the stored event's fields. */
+  /**
+   * The copy as the schema gave it back: the stored event's fields. It is `form.copy` itself
+   * when the schema would give the copy back unchanged; else zod's copy of it.
+   */
   readonly data: Record<string, unknown>;
 }
 
@@ -189,11 +192,11 @@ export function preparePayload(payload: { type: RunEventType }, place: ErrorPlac
   // (an issue built and thrown away) and then be checked in full anyway.
   const shortcut = SHORTCUT_SCHEMAS.get(payload.type);
   const quick = shortcut && isImmutable((form.copy.request as { messages?: unknown } | undefined)?.messages) ? shortcut : undefined;
-  if (quick && acceptedAsIs(quick, form.copy)) return { type: payload.type, form, data: { ...form.copy } };
+  if (quick && acceptedAsIs(quick, form.copy)) return { type: payload.type, form, data: form.copy };
   const viaShortcut = quick ? checkedParse(quick, form.copy) : undefined;
   if (viaShortcut?.success) return { type: payload.type, form, data: viaShortcut.data as Record<string, unknown> };
   const schema = PAYLOAD_SCHEMAS.get(payload.type);
-  if (schema && acceptedAsIs(schema, form.copy)) return { type: payload.type, form, data: { ...form.copy } };
+  if (schema && acceptedAsIs(schema, form.copy)) return { type: payload.type, form, data: form.copy };
   // An unknown type: the event schema names the problem as a store would.
   const data = (schema ? checkSchema(schema, form.copy, place) : checkSchema(RunEventSchema, form.copy, place)) as Record<string, unknown>;
   return { type: payload.type, form, data };
@@ -222,7 +225,9 @@ export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedP
       else merged[key] = value;
     }
     bodies.push(canonicalText({ copy: merged, sorted: payload.form.sorted, big: payload.form.big }));
-    events.push(Object.assign(payload.data, stamp) as unknown as RunEvent);
+    // The copy the schema vouched for, stamped, is the event: its keys in the order its text
+    // has, as every other path of the log hands them out. What zod gave back instead is stamped.
+    events.push((payload.data === copy ? merged : Object.assign(payload.data, stamp)) as unknown as RunEvent);
   }
   return seal(bodies, events);
 }
@@ -258,7 +263,9 @@ export function parseEvent(input: string | unknown, place: ErrorPlace = {}): Run
  * Checks an event this module made and owns (a canonical copy, or what JSON.parse gave): when
  * its type's schema would give back an equal value, the value itself is the result, so every
  * path (written, sealed, parsed back) hands out the same plain object, keys in canonical
- * order. A caller's own object is never returned this way: it goes to zod, which copies it.
+ * order. Nothing a caller can still change is handed out this way: a canonical copy shares
+ * only parts registered immutable (deep-frozen, see `immutable`), and a caller's own object
+ * given to `parseEvent` goes to zod, which copies it.
  */
 function checkFreshEvent(value: unknown, place: ErrorPlace): RunEvent {
   const type = (value as { type?: unknown } | null)?.type;

@@ -175,6 +175,12 @@ describe("acceptedAsIs", () => {
     expect(bodies.length).toBeGreaterThan(4);
     for (const [index, body] of bodies.entries()) {
       const written = checkEvents([JSON.parse(body) as RunEvent]);
+      // The event the writer's log holds (what it folded, what its store gave back) shares the
+      // run's immutable parts (its tool list, its conversation) as they were registered: equal,
+      // and its own fields in the order of its text.
+      const held = run.log.events[index];
+      expect(held).toEqual(RunEventSchema.parse(JSON.parse(body)));
+      expect(Object.keys(held as object), `seq ${index + 1}`).toEqual(Object.keys(JSON.parse(body) as object));
       const paths = [written.events[0], checkStoredBody(body), parseEvent(body), checkStoredBodies([body])[0]];
       // A sealed array hands back what was checked when it was made; a second reader checks it in full.
       const sealed = encodeEvents([JSON.parse(body) as RunEvent]);
@@ -202,6 +208,29 @@ describe("acceptedAsIs", () => {
       expect(schema.safeParse(value).success).toBe(true);
       expect(acceptedAsIs(schema, value)).toBe(false);
     }
+  });
+
+  it("follows zod's own rules where they are not the obvious ones: code points, schemas that are checks, numeric enums, ambiguous tags", () => {
+    enum Numeric {
+      A = 0,
+    }
+    const tagged = z.discriminatedUnion("k", [z.object({ k: z.literal("a").optional(), a: z.string().optional() }), z.object({ k: z.literal("b").optional() })]);
+    // Each value: zod refuses it, so a yes would let the log keep what its schema does not allow.
+    const refused: [z.ZodType, unknown][] = [
+      [z.string().min(2), "😀"],
+      [z.int(), 1.5],
+      [z.email(), "nope"],
+      [z.enum(Numeric), "A"],
+      [tagged, {}],
+    ];
+    for (const [schema, value] of refused) {
+      expect(schema.safeParse(value).success).toBe(false);
+      expect(acceptedAsIs(schema, value)).toBe(false);
+    }
+    // And the counting is zod's, not merely cautious: two code points are two.
+    expect(acceptedAsIs(z.string().min(2), "😀😀")).toBe(true);
+    expect(acceptedAsIs(z.string().min(2), "a\ud800")).toBe(true);
+    expect(z.string().min(2).safeParse("a\ud800").success).toBe(true);
   });
 
   it("says no where zod would give back something else: an unknown key, an undefined field, a class, a hole", () => {
