@@ -262,8 +262,8 @@ export function parseEvent(input: string | unknown, place: ErrorPlace = {}): Run
 /**
  * Checks an event this module made and owns (a canonical copy, or what JSON.parse gave): when
  * its type's schema would give back an equal value, the value itself is the result, so every
- * path (written, sealed, parsed back) hands out the same plain object, keys in canonical
- * order. Nothing a caller can still change is handed out this way: a canonical copy shares
+ * path (written, sealed, parsed back) hands out an equal plain object, its fields in their
+ * text's order. Nothing a caller can still change is handed out this way: a canonical copy shares
  * only parts registered immutable (deep-frozen, see `immutable`), and a caller's own object
  * given to `parseEvent` goes to zod, which copies it.
  */
