@@ -16,6 +16,7 @@ import { errorMessage, EvalLoadError, RetraceError } from "../../errors/index.js
 import { PACKAGE_NAME } from "../../package-info.js";
 import { importNative } from "../../runtime/index.js";
 import { collectCases, type EvalCase } from "../dsl/index.js";
+import { compiledEagerly } from "./eager-compile.js";
 import { prepareTypeScript, stopCompiler, useEvalHooks } from "./register.js";
 import { ownModule, planImport, planTypeScript, type ImportPlan } from "./self-imports.js";
 import { registerMovedModule, registerSourceMap } from "./source-maps.js";
@@ -95,13 +96,17 @@ function withLoadTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Loads one eval file (importing `module` instead when given: its rewritten copy). */
-async function loadEvalFile(path: string, cwd: string, options: LoadOptions = {}, module = path): Promise<LoadedFile> {
+/**
+ * Loads one eval file: `module` is what is imported (its rewritten copy, when it has one), and
+ * `eager` says that it imports nothing but Retrace and Node's built-ins (see eager-compile.ts).
+ */
+async function loadEvalFile(path: string, cwd: string, options: LoadOptions = {}, how: { module?: string; eager?: boolean } = {}): Promise<LoadedFile> {
   const file = displayPath(path, cwd);
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
+  const load = () => withLoadTimeout(importFresh(pathToFileURL(how.module ?? path)), timeoutMs);
   let cases: EvalCase[];
   try {
-    cases = await collectCases(path, () => withLoadTimeout(importFresh(pathToFileURL(module)), timeoutMs));
+    cases = await collectCases(path, how.eager ? () => compiledEagerly(load) : load);
   } catch (error) {
     if (error instanceof LoadTimeout) {
       const message = `${file}: did not finish loading within ${timeoutMs} ms (does its top level await something that never settles?); its cases were not run`;
@@ -174,7 +179,7 @@ export async function loadEvalFiles(paths: readonly string[], cwd: string, optio
         if (plan.kind === "copy") result = await loadCopy(path, plan, cwd, options, held);
         else {
           if (plan.kind === "hooks") useEvalHooks();
-          result = await loadEvalFile(path, cwd, options);
+          result = await loadEvalFile(path, cwd, options, { eager: plan.kind === "native" && plan.eager === true });
         }
       }
       if (result.error && NO_RETRACE.test(result.error.message)) {
@@ -253,7 +258,7 @@ async function loadCopy(path: string, plan: Extract<ImportPlan, { kind: "copy" }
       if (map !== undefined) registerSourceMap(name, map, plan.shifts);
       else registerMovedModule(name, path, plan.shifts);
     }
-    const result = await loadEvalFile(path, cwd, options, copy);
+    const result = await loadEvalFile(path, cwd, options, { module: copy, eager: plan.eager });
     if (result.error) result.error.message = inOriginalTerms(result.error.message, copy, path, plan.own);
     return result;
   } finally {

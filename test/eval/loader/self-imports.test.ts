@@ -8,7 +8,7 @@ import { init, parse } from "es-module-lexer";
 import { describe, expect, it } from "vitest";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { imports, ownModule, planTypeScript } from "../../../src/eval/loader/self-imports.js";
+import { imports, ownModule, planImport, planTypeScript, type ImportPlan } from "../../../src/eval/loader/self-imports.js";
 import { ownPackage } from "../../../src/package-info.js";
 import { tempDir } from "../../helpers.js";
 
@@ -122,5 +122,38 @@ describe("how a compiled TypeScript eval file is imported", () => {
     expect((await planTypeScript(join(dir, "a.eval.ts"), `${code}import { h } from "${join(dir, "lib", "h.ts")}";\n`)).kind).toBe("hooks");
     expect((await planTypeScript(join(dir, "a.eval.ts"), `${code}import { h } from "file:///x/h.mjs";\n`)).kind).toBe("hooks");
     expect((await planTypeScript(join(dir, "a.eval.ts"), `${code}const h = await import("/x/h.ts");\n`)).kind).toBe("hooks");
+  });
+});
+
+describe("which eval files are compiled whole as they load (eager)", () => {
+  const head = 'import { defineEval } from "retrace-agents";\nimport { sep } from "node:path";\nexport * from "node:os";\n';
+  const eager = (plan: ImportPlan) => [plan.kind, plan.kind !== "hooks" && plan.eager === true];
+
+  it("a file importing only the running Retrace and Node's built-ins, statically, copied or native", async () => {
+    const dir = tempDir();
+    const file = join(dir, "a.eval.mjs");
+    expect(eager(await planImport(file, head))).toEqual(["copy", true]);
+    expect(eager(await planTypeScript(join(dir, "a.eval.ts"), head))).toEqual(["copy", true]);
+    mkdirSync(join(dir, "node_modules"));
+    symlinkSync(ownPackage().root, join(dir, "node_modules", "retrace-agents"));
+    expect(eager(await planImport(file, head))).toEqual(["native", true]);
+  });
+
+  it("not a file that imports anything that may bring in code it never calls", async () => {
+    const dir = tempDir();
+    const file = join(dir, "a.eval.mjs");
+    expect(eager(await planImport(file, `${head}import { helper } from "./helper.mjs";\n`))).toEqual(["copy", false]);
+    expect(eager(await planImport(file, `${head}const os = await import("node:os");\n`))).toEqual(["copy", false]);
+    expect(eager(await planImport(file, `${head}import { useCassette } from "retrace-agents/vitest";\n`))).toEqual(["copy", false]);
+    expect(eager(await planTypeScript(join(dir, "a.eval.ts"), `${head}const os = await import("node:os");\n`))).toEqual(["copy", false]);
+    // Parsed whole, a file this long would hold its whole syntax tree at once.
+    expect(eager(await planImport(file, `${head}// ${"x".repeat(1024 * 1024)}\n`))).toEqual(["copy", false]);
+    mkdirSync(join(dir, "node_modules"));
+    symlinkSync(ownPackage().root, join(dir, "node_modules", "retrace-agents"));
+    expect(eager(await planImport(file, `${head}import { z } from "zod";\n`))).toEqual(["native", false]);
+    const other = tempDir();
+    mkdirSync(join(other, "node_modules", "retrace-agents"), { recursive: true });
+    writeFileSync(join(other, "node_modules", "retrace-agents", "package.json"), '{"name":"retrace-agents","version":"9.9.9"}');
+    expect(eager(await planImport(join(other, "a.eval.mjs"), head))).toEqual(["native", false]);
   });
 });
