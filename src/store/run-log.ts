@@ -1,7 +1,7 @@
 import type { RunContext } from "../context/index.js";
 import { EventFormatError } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, type EventPayload, type RunEvent, type RunEventType, type EventOf } from "../contracts/index.js";
-import { fold, initialState, preparePayload, stampPayloads, type PreparedPayload, type RunState, type Stamp } from "../journal/index.js";
+import { fold, initialState, isoTime, preparePayload, stampPayloads, type PreparedPayload, type RunState, type Stamp } from "../journal/index.js";
 import type { RunStore } from "../contracts/index.js";
 import { eventRedactor } from "../redaction/index.js";
 
@@ -128,7 +128,7 @@ export class RunLog {
     const items = payloads.map((written) => {
       const payload = this.#prepare(written, { runId: this.runId, seq: seq + 1 });
       const now = this.#clock.now();
-      const stamp: Stamp = { v: EVENT_FORMAT_VERSION, runId: this.runId, seq: ++seq, at: new Date(now).toISOString() };
+      const stamp: Stamp = { v: EVENT_FORMAT_VERSION, runId: this.runId, seq: ++seq, at: isoTime(now) };
       if (payload.type === "llm.finished") stamp.durationMs = Math.max(0, now - (started ?? now));
       if (payload.type === "llm.started") started = RunLog.timeOf(stamp);
       return { stamp, payload };

@@ -34,6 +34,17 @@ describe("fold", () => {
     );
   });
 
+  it("keeps every field of the state from one call to the next, and leaves the state it started from as it was", async () => {
+    const events = (await runOnce({ responses: [{ text: "done" }] }, "go")).events;
+    const first = fold(events.slice(0, 2));
+    const before = { ...first };
+    const next = fold(events.slice(2), first);
+    expect(Object.keys(next).sort()).toEqual(Object.keys(initialState()).sort());
+    expect(Object.keys(first).sort()).toEqual(Object.keys(initialState()).sort());
+    expect(first).toStrictEqual(before);
+    expect(Object.isFrozen(next)).toBe(true);
+  });
+
   it("is deterministic and incremental: fold(a ++ b) = fold(b, fold(a))", async () => {
     await fc.assert(
       fc.asyncProperty(recordedLog, fc.nat(), async (pending, cut) => {
