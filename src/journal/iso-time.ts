@@ -14,9 +14,10 @@ let dayEnd = Number.NaN;
 let dayText = "";
 
 export function isoTime(ms: number): string {
+  // Fractions, NaN and times out of Date's range take Date's own path (which truncates, or throws its RangeError).
+  if (!Number.isInteger(ms)) return new Date(ms).toISOString();
   if (!(ms >= dayStart && ms < dayEnd)) {
-    // Fractions, NaN and times out of Date's range take Date's own path (which truncates, or throws its RangeError).
-    if (!Number.isSafeInteger(ms) || ms > MAX_TIME || ms < -MAX_TIME) return new Date(ms).toISOString();
+    if (ms > MAX_TIME || ms < -MAX_TIME) return new Date(ms).toISOString();
     const start = Math.floor(ms / DAY_MS) * DAY_MS;
     const text = new Date(start).toISOString();
     dayStart = start;

@@ -14,7 +14,7 @@
  */
 import { setFlagsFromString } from "node:v8";
 
-const LAZY_FLAG = /^--(?:no[-_])?lazy(?:=|$)/;
+const LAZY_FLAG = /^--(?:no[-_]?)?lazy(?:=|$)/;
 
 /** Whether the process was started with a `lazy` flag of its own. */
 function ownLazyFlag(): boolean {
