@@ -11,11 +11,11 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI (the build in dist/) in a child process, with no API keys or proxy settings. */
-export async function retrace(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+/** Runs the real CLI (the build in dist/) in a child process, with no API keys or proxy settings; `node`: Node's own options. */
+export async function retrace(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string; node?: string[] } = {}): Promise<CliResult> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TMPDIR: tmpdir(), NO_COLOR: "1", ...options.env };
   return new Promise((resolvePromise) => {
-    const child = execFile(process.execPath, [bin, ...args], { cwd: options.cwd ?? root, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [...(options.node ?? []), bin, ...args], { cwd: options.cwd ?? root, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
       resolvePromise({ code, stdout, stderr });
     });

@@ -98,15 +98,16 @@ function withLoadTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /**
  * Loads one eval file: `module` is what is imported (its rewritten copy, when it has one), and
- * `eager` says that it imports nothing but Retrace and Node's built-ins (see eager-compile.ts).
+ * `eager`, when it imports nothing but Retrace and Node's built-ins, those modules (see eager-compile.ts).
  */
-async function loadEvalFile(path: string, cwd: string, options: LoadOptions = {}, how: { module?: string; eager?: boolean } = {}): Promise<LoadedFile> {
+async function loadEvalFile(path: string, cwd: string, options: LoadOptions = {}, how: { module?: string; eager?: readonly string[] | undefined } = {}): Promise<LoadedFile> {
   const file = displayPath(path, cwd);
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
   const load = () => withLoadTimeout(importFresh(pathToFileURL(how.module ?? path)), timeoutMs);
   let cases: EvalCase[];
   try {
-    cases = await collectCases(path, how.eager ? () => compiledEagerly(load) : load);
+    const { eager } = how;
+    cases = await collectCases(path, eager ? () => compiledEagerly(load, eager) : load);
   } catch (error) {
     if (error instanceof LoadTimeout) {
       const message = `${file}: did not finish loading within ${timeoutMs} ms (does its top level await something that never settles?); its cases were not run`;
@@ -179,7 +180,7 @@ export async function loadEvalFiles(paths: readonly string[], cwd: string, optio
         if (plan.kind === "copy") result = await loadCopy(path, plan, cwd, options, held);
         else {
           if (plan.kind === "hooks") useEvalHooks();
-          result = await loadEvalFile(path, cwd, options, { eager: plan.kind === "native" && plan.eager === true });
+          result = await loadEvalFile(path, cwd, options, { eager: plan.kind === "native" ? plan.eager : undefined });
         }
       }
       if (result.error && NO_RETRACE.test(result.error.message)) {

@@ -32,13 +32,13 @@ const JAVASCRIPT = /\.m?js$/;
  * `copy`: the rewritten text; `own`, each import of Retrace's name it rewrote, as the running
  * copy's URL and the specifier the file wrote (so that messages say what the file said);
  * `shifts`, where the rewritten specifiers moved the rest of their lines; `map`, a compiled
- * TypeScript copy's source map (JSON text). `eager`: the file imports nothing but the running
- * Retrace and Node's built-ins, statically, so importing it compiles no module but its own
- * (see eager-compile.ts).
+ * TypeScript copy's source map (JSON text). `eager`, when the file imports nothing but the
+ * running Retrace and Node's built-ins, statically: those modules, to be loaded before the file
+ * is, which then compiles no module but its own (see eager-compile.ts).
  */
 export type ImportPlan =
-  | { kind: "native"; eager?: boolean }
-  | { kind: "copy"; text: string; own: readonly (readonly [string, string])[]; shifts: readonly ColumnShift[]; map?: string; eager: boolean }
+  | { kind: "native"; eager?: readonly string[] }
+  | { kind: "copy"; text: string; own: readonly (readonly [string, string])[]; shifts: readonly ColumnShift[]; map?: string; eager?: readonly string[] }
   | { kind: "hooks" };
 
 /**
@@ -197,7 +197,9 @@ export async function planTypeScript(file: string, code: string): Promise<Import
     if (!SELF.test(entry.specifier) && !isBuiltin(entry.specifier)) return { kind: "hooks" };
   }
   const copy = rewritten(code, entries, pathToFileURL(file).href);
-  return copy === undefined ? { kind: "hooks" } : { kind: "copy", ...copy, eager: compiledWhole(code, entries, file) };
+  if (copy === undefined) return { kind: "hooks" };
+  const eager = compiledWhole(withoutInlineMap(code), entries, file);
+  return eager ? { kind: "copy", ...copy, eager } : { kind: "copy", ...copy };
 }
 
 /** Whether Node, importing `name` from `dir`, would find no package of that name, or this very copy of Retrace. */
@@ -223,9 +225,10 @@ export async function planImport(file: string, text: string): Promise<ImportPlan
   const helpers = localGraph(file, entries);
   if ([...helpers].some(([helper, list]) => needsHelp(list, helper))) return { kind: "hooks" };
   const eager = compiledWhole(text, entries, file);
-  if (!needsHelp(entries, file)) return { kind: "native", eager };
+  if (!needsHelp(entries, file)) return eager ? { kind: "native", eager } : { kind: "native" };
   const copy = rewritten(text, entries, pathToFileURL(file).href);
-  return copy === undefined ? { kind: "hooks" } : { kind: "copy", ...copy, eager };
+  if (copy === undefined) return { kind: "hooks" };
+  return eager ? { kind: "copy", ...copy, eager } : { kind: "copy", ...copy };
 }
 
 /**
@@ -235,25 +238,49 @@ export async function planImport(file: string, text: string): Promise<ImportPlan
  */
 const EAGER_LIMIT = 1024 * 1024;
 
-/** Whether importing the module compiles no module but its own, and it is short enough to compile whole (see eager-compile.ts). */
-function compiledWhole(text: string, entries: readonly Import[], file: string): boolean {
-  return text.length <= EAGER_LIMIT && selfContained(entries, file);
+/**
+ * The modules to load before the module, when importing it would then compile no module but
+ * its own and it is short enough to compile whole (see eager-compile.ts); undefined otherwise.
+ */
+function compiledWhole(text: string, entries: readonly Import[], file: string): string[] | undefined {
+  return text.length <= EAGER_LIMIT ? selfContained(entries, file) : undefined;
+}
+
+/** Compiled TypeScript without the source map esbuild appends, which is a comment to V8. */
+function withoutInlineMap(code: string): string {
+  const at = code.lastIndexOf("\n//# sourceMappingURL=data:");
+  return at === -1 ? code : code.slice(0, at);
 }
 
 /**
- * Whether every import of the module is a static one of Node's built-ins or of Retrace's name
- * that resolves to the running copy (whose modules are loaded already): then importing it
- * compiles no module but its own. A path, a URL, a package or a dynamic import could bring in
- * code that is mostly never called.
+ * Node's `module` builtin: its createRequire and register load any module, from the file's top
+ * level, while nothing but the file was to be compiled whole.
  */
-function selfContained(entries: readonly Import[], file: string): boolean {
-  return entries.every((entry) => {
-    if ((entry.type !== "static" && entry.type !== "reexport-star") || entry.phase !== null) return false;
-    const self = SELF.exec(entry.specifier);
-    // The vitest face imports vitest.
-    if (self) return self[2] !== "/vitest" && resolvesHere(self[1] as string, dirname(file)) && ownModule(self[2] ?? "") !== undefined;
-    return isBuiltin(entry.specifier);
-  });
+const LOADS_ANYTHING = new Set(["module", "node:module"]);
+
+/**
+ * When every import of the module is a static one of Node's built-ins or of Retrace's name
+ * that resolves to the running copy, the modules it imports, as URLs or built-in names: loaded
+ * first, they leave its import nothing to compile but its own code. A path, a URL, a package or
+ * a dynamic import could bring in code that is mostly never called: undefined.
+ */
+function selfContained(entries: readonly Import[], file: string): string[] | undefined {
+  const first: string[] = [];
+  for (const entry of entries) {
+    if ((entry.type !== "static" && entry.type !== "reexport-star") || entry.phase !== null) return undefined;
+    const specifier = entry.specifier;
+    if (typeof specifier !== "string") return undefined;
+    const self = SELF.exec(specifier);
+    if (self) {
+      // The vitest face imports vitest.
+      const face = self[2] === "/vitest" || !resolvesHere(self[1] as string, dirname(file)) ? undefined : ownModule(self[2] ?? "");
+      if (face === undefined) return undefined;
+      first.push(face);
+    } else if (isBuiltin(specifier) && !LOADS_ANYTHING.has(specifier)) {
+      first.push(specifier);
+    } else return undefined;
+  }
+  return [...new Set(first)];
 }
 
 /** `text` with its imports pointing where Node would take them from `url`, or undefined when the rewrite could change its meaning. */

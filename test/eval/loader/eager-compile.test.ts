@@ -9,12 +9,30 @@
  * compiled eagerly.
  */
 import vm from "node:vm";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { ownLazyFlag } from "../../../src/eval/loader/eager-compile.js";
 import { loadEvalFiles } from "../../../src/eval/loader/index.js";
 import { ownModule } from "../../../src/eval/loader/self-imports.js";
+import { processes, retrace } from "../../cli/run-cli.js";
 import { tempDir } from "../../helpers.js";
+
+/** The built-in modules Node had loaded each time lazy compiling was turned off. */
+const loadedAtNoLazy = vi.hoisted((): string[][] => []);
+vi.mock("node:v8", async (actual) => {
+  const v8 = await actual<typeof import("node:v8")>();
+  const setFlagsFromString = (flags: string): void => {
+    if (flags === "--no-lazy") loadedAtNoLazy.push([...loadedBuiltins()]);
+    v8.setFlagsFromString(flags);
+  };
+  return { ...v8, default: { ...v8, setFlagsFromString }, setFlagsFromString };
+});
+
+function loadedBuiltins(): string[] {
+  const list = (process as unknown as { moduleLoadList: readonly string[] }).moduleLoadList;
+  return list.filter((entry) => entry.startsWith("NativeModule ")).map((entry) => entry.slice("NativeModule ".length));
+}
 
 /** Compiles a script holding one big uncalled function; true when its bytecode was made. Each source is new (V8 caches compiles by source). */
 const PROBE = `(vm) => {
@@ -64,6 +82,18 @@ describe("compiling an eval file as it loads", () => {
     ]);
   });
 
+  it("loads the built-ins a file imports before compiling whole: a built-in compiled whole costs several times its lazy compile", async () => {
+    const unloaded = ["dgram", "repl", "wasi", "trace_events", "cluster", "http2", "domain"].find((name) => !loadedBuiltins().includes(name));
+    expect(unloaded, "a built-in this process has not loaded").toBeDefined();
+    const dir = tempDir();
+    writeFileSync(join(dir, "builtin.eval.mjs"), evalFile(`import "node:${unloaded}";`));
+    loadedAtNoLazy.length = 0;
+    const [loaded] = await loadEvalFiles([dir], dir);
+    expect(loaded?.cases.map((spec) => spec.name)).toEqual(["eager"]);
+    expect(loadedAtNoLazy).toHaveLength(1);
+    expect(loadedAtNoLazy[0]).toContain(unloaded);
+  });
+
   it("compiles lazily again after a file whose top level throws, or never settles", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "a-throws.eval.mjs"), evalFile('throw new Error("broken fixture");'));
@@ -73,4 +103,58 @@ describe("compiling an eval file as it loads", () => {
     expect(loaded[0]?.error?.message).toContain("broken fixture");
     expect(compilesEagerly(vm)).toBe(false);
   });
+});
+
+describe("the flags a process ends with", () => {
+  it("tells a lazy flag the process was started with from the others", () => {
+    expect(ownLazyFlag([], undefined)).toBe(false);
+    expect(ownLazyFlag(["--max-old-space-size=512", "--lazy-feedback-allocation"], "--no-warnings")).toBe(false);
+    for (const flag of ["--lazy", "--no-lazy", "--nolazy", "--no_lazy", "--lazy=false"]) {
+      expect([flag, ownLazyFlag([flag], undefined), ownLazyFlag([], ` --trace-warnings ${flag}`)]).toEqual([flag, true, true]);
+    }
+  });
+
+  it(
+    "keeps a process's own --no-lazy: its cases run compiled whole after the load too",
+    async () => {
+      const dir = tempDir();
+      writeFileSync(
+        join(dir, "own-flag.eval.mjs"),
+        [
+          'import { defineEval } from "retrace-agents";',
+          'import vm from "node:vm";',
+          'const config = { name: "a", system_prompt: "Say hi.", llm: { provider: "openai" } };',
+          'defineEval({ name: "still eager", config, mock: { responses: [{ text: "hi" }] }, test: async (t) => {',
+          '  await t.send("hi");',
+          "  t.check((" + PROBE + ")(vm), (eager) => eager === true);",
+          "} });",
+          "",
+        ].join("\n"),
+      );
+      const result = await retrace(["eval-test", dir, "--mock"], { node: ["--no-lazy"], env: { RETRACE_CODE_CACHE: "off" } });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+    },
+    processes(1),
+  );
+
+  it(
+    "writes a code cache the next start accepts when an eval file ends the process as it loads",
+    async () => {
+      const dir = tempDir();
+      const cache = join(dir, "cache");
+      writeFileSync(join(dir, "exits.eval.mjs"), `${evalFile()}process.exit(0);\n`);
+      // No process here refreshes a cache it accepted: a changed file means a rejected one.
+      const env = { RETRACE_CODE_CACHE: cache, RETRACE_CODE_CACHE_REFRESH_AFTER_S: "100000" };
+      const first = await retrace(["eval-test", dir, "--mock"], { env });
+      expect(first.code, first.stderr).toBe(0);
+      const files = readdirSync(cache).filter((name) => name.endsWith(".v8"));
+      expect(files).toHaveLength(1);
+      const written = readFileSync(join(cache, files[0] as string));
+      const next = await retrace(["--help"], { env });
+      expect(next.code, next.stderr).toBe(0);
+      expect(readdirSync(cache).filter((name) => name.endsWith(".v8"))).toEqual(files);
+      expect(readFileSync(join(cache, files[0] as string)).equals(written)).toBe(true);
+    },
+    processes(2),
+  );
 });
