@@ -1,9 +1,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { isAbsolute, relative, resolve } from "node:path";
-import type Database from "better-sqlite3";
 import { RetraceError, StoreError } from "../errors/index.js";
-import { DEFAULT_DB_PATH, SqliteRunStore, STORE_SCHEMA_VERSION } from "../store/index.js";
+import { DEFAULT_DB_PATH, openDatabase, SqliteRunStore, STORE_SCHEMA_VERSION } from "../store/index.js";
 
 /**
  * The run store a command uses: --db, else the config's store.path (already resolved against
@@ -53,7 +51,6 @@ function shownPath(cwd: string, path: string): string {
 }
 
 const SQLITE_HEADER = "SQLite format 3\0";
-const loadSqlite = (): typeof Database => createRequire(import.meta.url)("better-sqlite3") as typeof Database;
 
 /**
  * Looks at an existing --db without changing it: a directory, a device, a file that is not
@@ -79,7 +76,7 @@ function checkStoreFile(path: string, file: string, { mayBeNew }: { mayBeNew: bo
   let version: number;
   let tables: string[];
   try {
-    const db = new (loadSqlite())(path, { readonly: true, fileMustExist: true });
+    const db = openDatabase(path, { readonly: true, fileMustExist: true });
     try {
       version = db.pragma("user_version", { simple: true }) as number;
       tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];

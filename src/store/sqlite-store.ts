@@ -1,19 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { SeqConflictError, StoreError, TamperedLogError } from "../errors/index.js";
 import { CHAIN_START, chainLink, checkChain, type ChainReport } from "./chain.js";
 import { Leases, LEASES_SCHEMA } from "./lease.js";
+import { openDatabase } from "./sqlite-driver.js";
 import { DEFAULT_LEASE_MS, type LeaseHolder } from "./lease-holder.js";
 import { checkEvents, checkStoredBodies, parseEvent, SUMMARY_EVENT_TYPES, summarize } from "../journal/index.js";
 import { type RunEvent } from "../contracts/index.js";
 import type { RunStore, RunSummary } from "../contracts/index.js";
 
-// The native module is loaded on first use, so what never opens a store (eval --mock) never pays for it.
-const loadSqlite = (): typeof Database => createRequire(import.meta.url)("better-sqlite3") as typeof Database;
 
 /** 2: each row carries its hash-chain link (`chain`), and runs have leases. */
 export const STORE_SCHEMA_VERSION = 2;
@@ -85,7 +83,7 @@ export class SqliteRunStore implements RunStore {
     this.readonly = options.readonly === true;
     if (path !== ":memory:" && !this.readonly) mkdirSync(dirname(path), { recursive: true });
     try {
-      this.#db = new (loadSqlite())(path, this.readonly ? { readonly: true, fileMustExist: true } : {});
+      this.#db = openDatabase(path, this.readonly ? { readonly: true, fileMustExist: true } : {});
     } catch (error) {
       throw new StoreError("store_open", `cannot open the run store: ${(error as Error).message}`, { file: path });
     }
