@@ -4,6 +4,8 @@ import { loadYamlFile, validate } from "../../validation/index.js";
 import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse, Message, ToolCall } from "../../contracts/index.js";
 import { ScriptSchema, type Match, type ResponseEntry, type Script, type ScriptInput } from "../../contracts/index.js";
 
+import { plainScript } from "./plain-script.js";
+
 const checkedScripts = new WeakSet<object>();
 
 const STATUS_BY_KIND: Record<string, number> = { auth: 401, not_found: 404, bad_request: 400, rate_limited: 429, server: 500 };
@@ -27,7 +29,7 @@ export class ScriptedModel implements LanguageModel {
 
   constructor(script: ScriptInput | Script, source?: string) {
     // A script already checked (one file shared by many eval cases) is not parsed again.
-    this.script = checkedScripts.has(script) ? (script as Script) : validate(ScriptSchema, script, source);
+    this.script = checkedScripts.has(script) ? (script as Script) : (plainScript(script) ?? validate(ScriptSchema, script, source));
     checkedScripts.add(this.script);
     this.source = source;
     this.model = this.script.model;
