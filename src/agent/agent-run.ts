@@ -8,6 +8,7 @@ import { type RunStore } from "../contracts/index.js";
 import { toolSpecs } from "../tools/index.js";
 import type { AgentDefinition, TurnOutcome } from "./definition.js";
 import { parseArguments } from "./arguments.js";
+import { LazyAbort, signalCancellation, type Cancellation } from "./cancellation.js";
 import { childRunId, subAgentDefinition, type SubAgentTool } from "./sub-agent.js";
 import { modelStep } from "./model-step.js";
 import { runPendingCalls } from "./tool-batch.js";
@@ -15,6 +16,8 @@ import { augmentTurn } from "./augment.js";
 
 export interface TurnOptions {
   signal?: AbortSignal;
+  /** The turn's cancellation, in place of `signal`: its signal is made only if something takes one (see cancellation.ts). */
+  cancellation?: Cancellation;
   /** Text as the model streams it, from every step and every attempt. */
   onTextDelta?: (delta: string) => void;
   /** A step ended with tool calls: streamed text so far was not the answer. */
@@ -173,17 +176,16 @@ export class AgentRun {
   }
 
   async #drive(options: TurnOptions): Promise<TurnOutcome> {
-    // A signal of its own only when none is given: Node's AbortSignal is slow to make, and an
-    // eval case already hands its case's signal to every turn.
-    const signal = options.signal ?? new AbortController().signal;
+    // A signal of its own, made only if something takes it, when none is given.
+    const cancel = options.cancellation ?? (options.signal ? signalCancellation(options.signal) : new LazyAbort());
     for (;;) {
-      if (signal.aborted) return this.#finish("failed", { code: "aborted", message: "the run was aborted" });
+      if (cancel.aborted) return this.#finish("failed", { code: "aborted", message: "the run was aborted" });
       // Nothing pending (the first step of every turn, and every answer): nothing to settle, and
       // no promise made to learn it — under Node 20 each one a case makes costs a hook call.
       const batch =
         this.log.state.pendingCalls.length === 0
           ? NOTHING_PENDING
-          : await runPendingCalls(this.agent, this.log, this.#context, signal, (tool, task, callId) => runChild(tool, task, this.log, callId, this.#context));
+          : await runPendingCalls(this.agent, this.log, this.#context, cancel.signal, (tool, task, callId) => runChild(tool, task, this.log, callId, this.#context));
       if (batch.paused) {
         this.log.append<"run.paused">({
           type: "run.paused",
@@ -215,7 +217,7 @@ export class AgentRun {
         log: this.log,
         seed: this.#context.seed,
         sleep: (ms) => this.#context.clock.sleep(ms),
-        signal,
+        cancel,
         ...(options.onTextDelta ? { onTextDelta: options.onTextDelta } : {}),
         ...(options.onRetry ? { onRetry: options.onRetry } : {}),
       });

@@ -5,3 +5,4 @@ export { subAgentTool, isSubAgent, subAgentDefinition, childRunId, judgeLink, ty
 export type { CallGate, CallVerdict, PreparedCall } from "./gate.js";
 export { buildRequest } from "./model-step.js";
 export { augmentTurn, augmentedSystem, recordedRetriever, renderTemplate, renderPassages, DEFAULT_AUGMENT_TEMPLATE, NO_PASSAGES, type AugmentRetrieval } from "./augment.js";
+export { LazyAbort, type Cancellation } from "./cancellation.js";

@@ -1,19 +1,20 @@
 import { ProviderError, RetraceError } from "../errors/index.js";
 import { deepFreeze, digest } from "../canonical/index.js";
-import { identityOf, type EventOf, type LlmRequest, type LlmResponse, type ToolSpec } from "../contracts/index.js";
+import { identityOf, type EventOf, type GenerateOptions, type LlmRequest, type LlmResponse, type ToolSpec } from "../contracts/index.js";
 import { RunLog, type LogPayload } from "../store/index.js";
 import { requestKey } from "../keys/index.js";
 import { scrubbedStream } from "../redaction/index.js";
 import { toolSpecs } from "../tools/index.js";
 import type { AgentDefinition } from "./definition.js";
 import { augmentedSystem } from "./augment.js";
+import type { Cancellation } from "./cancellation.js";
 
 export interface StepEnvironment {
   agent: AgentDefinition;
   log: RunLog;
   seed: number;
   sleep: (ms: number) => Promise<void>;
-  signal?: AbortSignal;
+  cancel?: Cancellation;
   onTextDelta?: (delta: string) => void;
   onRetry?: (failure: { attempt: number; message: string; retryInMs: number }) => void;
 }
@@ -58,7 +59,7 @@ const MAX_BACKOFF_MS = 30_000;
  * the run instead of being asked for ever.
  */
 export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
-  const { agent, log } = env;
+  const { agent, log, cancel } = env;
   // Built when an attempt needs a new marker: an interrupted attempt is asked again with the
   // request and key its marker holds, so a resume does not rebuild (and rehash) the conversation.
   let built: { request: LlmRequest; key: string } | undefined;
@@ -97,16 +98,18 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
     try {
       // The model gets the logged request itself, frozen: an edit of it cannot rewrite the log.
       deepFreeze(started.request.messages);
-      const response = await agent.model.generate(started.request, {
+      const options: GenerateOptions = {
         callIndex: log.state.llmCalls,
         runId: log.runId,
         requestKey: started.requestKey,
         attempt,
         ...(interruptions > 0 ? { interrupted: interruptions } : {}),
         now: () => startedAt,
-        ...(env.signal ? { signal: env.signal } : {}),
         ...(stream ? { onTextDelta: (delta: string) => stream.push(delta) } : {}),
-      });
+      };
+      // Made when a model reads it (a provider's request takes it); a scripted model never does.
+      if (cancel) Object.defineProperty(options, "signal", { get: () => cancel.signal, enumerable: true, configurable: true });
+      const response = await agent.model.generate(started.request, options);
       stream?.end();
       const answer = withUniqueCallIds(response, log);
       // Unknown usage is an unknown cost, never $0.
@@ -115,7 +118,7 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
     } catch (error) {
       stream?.end();
       const failure = describeFailure(error);
-      const retryable = error instanceof ProviderError && error.retryable && tryNumber <= maxRetries && !env.signal?.aborted;
+      const retryable = error instanceof ProviderError && error.retryable && tryNumber <= maxRetries && !cancel?.aborted;
       const retryInMs = retryable ? backoff(error, tryNumber, agent.retryBaseMs ?? 500, jitter(env.seed, log.runId, step, tryNumber)) : null;
       log.append<"llm.failed">({ type: "llm.failed", step, attempt, requestKey: started.requestKey, error: failure, retryInMs });
       if (retryInMs === null) return { ok: false, error: { code: failure.code, message: failure.message } };

@@ -3,7 +3,7 @@
  * store — without running anything: the case body sees the recorded log through `t`, and
  * `t.send` fails, since nothing may be asked of a model.
  */
-import { AgentRun } from "../agent/index.js";
+import { AgentRun, LazyAbort } from "../agent/index.js";
 import { createRunContext } from "../context/index.js";
 import type { LanguageModel, RunStore } from "../contracts/index.js";
 import { errorMessage, RunError } from "../errors/index.js";
@@ -34,7 +34,7 @@ export async function scoreRecordedRun(store: RunStore, runId: string, cases: re
     const t = new EvalContext({
       run,
       store,
-      signal: new AbortController().signal,
+      cancellation: new LazyAbort(),
       caseInfo: { name: spec.name, file: spec.file ?? "", tags: spec.tags ?? [] },
       judge: undefined,
       workspace: undefined,

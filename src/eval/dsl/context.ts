@@ -5,7 +5,7 @@
  * sees that turn. Every assertion is a scorer underneath; `t.judge` is the one that runs at
  * once (it may call a model) and returns its result.
  */
-import type { AgentRun, TurnOutcome } from "../../agent/index.js";
+import type { AgentRun, Cancellation, TurnOutcome } from "../../agent/index.js";
 import type { AssertionCall, AssertionSugar, CaseInfo, JudgeService, RunEvent, RunStore, RunView, Scorer, ScoreResult, ToolCallView, TurnView, Usage } from "../../contracts/index.js";
 import { errorMessage } from "../../errors/index.js";
 import { viewRun } from "../../journal/index.js";
@@ -64,7 +64,8 @@ interface Recorded {
 export interface CaseHost {
   run: AgentRun;
   store: RunStore;
-  signal: AbortSignal;
+  /** The case's cancellation (its deadline aborts it); its signal is made only if a turn hands it on. */
+  cancellation: Cancellation;
   caseInfo: CaseInfo;
   judge: JudgeService | undefined;
   workspace: string | undefined;
@@ -143,7 +144,7 @@ export class EvalContext {
     const run = this.#host.run;
     let outcome: TurnOutcome;
     try {
-      outcome = await run.send(message, { signal: this.#host.signal });
+      outcome = await run.send(message, { cancellation: this.#host.cancellation });
     } catch (error) {
       this.#host.fail(`t.send(${brief(message)}) could not run the turn: ${errorMessage(error)}`);
       outcome = { runId: run.runId, status: "failed", output: "", error: { code: "send_failed", message: errorMessage(error) }, pending: [] };

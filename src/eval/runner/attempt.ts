@@ -5,7 +5,7 @@
  */
 import { rmSync } from "node:fs";
 import { dirname, isAbsolute, relative } from "node:path";
-import { AgentRun, childRunId, isSubAgent, subAgentDefinition, type AgentDefinition } from "../../agent/index.js";
+import { AgentRun, childRunId, isSubAgent, LazyAbort, subAgentDefinition, type AgentDefinition } from "../../agent/index.js";
 import { createRunContext, manualClock } from "../../context/index.js";
 import { describePlace, errorMessage, RetraceError } from "../../errors/index.js";
 import type { CaseInfo, LanguageModel, RunEvent, RunStore, RunView } from "../../contracts/index.js";
@@ -80,12 +80,12 @@ export async function runAttempt(
   const notes: string[] = [];
   const judgeRuns: string[] = [];
   const judgeModels: { runId: string; model: LanguageModel }[] = [];
-  const controller = new AbortController();
+  const abort = new LazyAbort();
   const scope = caseScope(suite, task.attempt > 1 ? `${task.planned.id} (run ${task.attempt})` : task.planned.id);
   const caseInfo: CaseInfo = { name: spec.name, file: task.planned.file, tags: spec.tags ?? [] };
   const timeoutMs = spec.timeout ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // One deadline for the whole case: its turns, its body and the scoring of its assertions.
-  const deadline = new Deadline(deadlines, timeoutMs, controller);
+  const deadline = new Deadline(deadlines, timeoutMs, abort);
   let t: EvalContext | undefined;
   let cassette: { finish(): { errors: string[]; notes: string[] } } | undefined;
   try {
@@ -97,11 +97,11 @@ export async function runAttempt(
       notes.push(...replayed.notes);
     }
     const run = replayed ? AgentRun.open(prepared.agent, replayed.runId, { store, context }) : AgentRun.start(prepared.agent, { store, context, ...(runId ? { runId } : {}) });
-    const judge = judgeService(run, prepared.agent, spec, setup, store, context, controller.signal, judgeRuns, (message) => errors.push(message), judgeModels);
+    const judge = judgeService(run, prepared.agent, spec, setup, store, context, abort, judgeRuns, (message) => errors.push(message), judgeModels);
     const body = new EvalContext({
       run,
       store,
-      signal: controller.signal,
+      cancellation: abort,
       caseInfo,
       judge,
       workspace: prepared.workspace,

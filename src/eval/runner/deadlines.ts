@@ -18,7 +18,7 @@ export class Deadline {
   readonly #waiting = new Set<(value: typeof TIMEOUT) => void>();
   readonly #cancel: () => void;
 
-  constructor(deadlines: Deadlines, ms: number, controller: AbortController) {
+  constructor(deadlines: Deadlines, ms: number, controller: { abort(): void }) {
     this.#cancel = deadlines.add(ms, () => {
       this.expired = true;
       controller.abort();

@@ -3,7 +3,7 @@
  * linked to the case's run as its parent, so it is recorded and replayable and stays out of
  * the case's own log.
  */
-import { AgentRun, judgeLink, type AgentDefinition } from "../../agent/index.js";
+import { AgentRun, judgeLink, type AgentDefinition, type Cancellation } from "../../agent/index.js";
 import type { RunContext } from "../../context/index.js";
 import { errorMessage, EvalDefinitionError } from "../../errors/index.js";
 import type { JudgeAnswer, JudgeRequest, JudgeService, LanguageModel, RunStore } from "../../contracts/index.js";
@@ -17,7 +17,7 @@ export function judgeService(
   setup: SuiteSetup,
   store: RunStore,
   context: RunContext,
-  signal: AbortSignal,
+  cancellation: Cancellation,
   judgeRuns: string[],
   fail: (message: string) => void,
   /** Each judge's model, by its run: the runner checks the scripts it made for unused responses. */
@@ -54,7 +54,7 @@ export function judgeService(
       judgeRuns.push(judgeRun.runId);
       // A model the eval file built is its own to account for; a script the runner loaded is checked.
       if (!request.model) models.push({ runId: judgeRun.runId, model });
-      const outcome = await judgeRun.send(request.prompt, { signal });
+      const outcome = await judgeRun.send(request.prompt, { cancellation });
       return {
         runId: judgeRun.runId,
         status: outcome.status === "completed" ? "completed" : "failed",
