@@ -16,7 +16,7 @@ import { augmentTurn } from "./augment.js";
 
 export interface TurnOptions {
   signal?: AbortSignal;
-  /** The turn's cancellation, in place of `signal`: its signal is made only if something takes one (see cancellation.ts). */
+  /** The turn's cancellation, in place of `signal` (not with it): its signal is made only if something takes one (see cancellation.ts). */
   cancellation?: Cancellation;
   /** Text as the model streams it, from every step and every attempt. */
   onTextDelta?: (delta: string) => void;
@@ -24,6 +24,11 @@ export interface TurnOptions {
   onStepEnd?: (response: LlmResponse) => void;
   /** An attempt failed and will be retried: text it streamed is void. */
   onRetry?: (failure: { attempt: number; message: string; retryInMs: number }) => void;
+}
+
+/** Refuses, before the turn logs anything, a turn given two ways to cancel it. */
+function oneCancellation(options: TurnOptions): void {
+  if (options.signal && options.cancellation) throw new TypeError("a turn takes a signal or a cancellation, not both");
 }
 
 /** What identifies an agent's behaviour: a change here is a change replay should notice. */
@@ -109,6 +114,7 @@ export class AgentRun {
   }
 
   async #send(message: string, options: TurnOptions): Promise<TurnOutcome> {
+    oneCancellation(options);
     const state = this.log.state;
     if (state.status === "waiting") {
       throw new RunError("run_waiting", "the run is waiting for an approval; decide it and resume before sending another message", {
@@ -149,6 +155,7 @@ export class AgentRun {
   }
 
   async #resume(options: TurnOptions & { mark?: boolean }): Promise<TurnOutcome> {
+    oneCancellation(options);
     const status = this.log.state.status;
     if (status === "completed" || status === "failed") return this.#outcome();
     if (this.log.state.turns === 0) {

@@ -1,9 +1,12 @@
 /**
  * A turn's cancellation: whether it was aborted, and its AbortSignal for what takes one (a
- * provider's request, a tool). Node's AbortController is slow to make (an EventTarget, ~4% of
- * a 1,000-case `eval-test --mock`, paired), and most turns of a scripted model never hand a
- * signal to anything: a `LazyAbort` makes its controller only when its signal is asked for.
+ * provider's request, a tool). Node's AbortController is slow to make (an EventTarget: one per
+ * case was ~3% of a 1,000-case `eval-test --mock`, paired), and the turns of a scripted model
+ * never hand a signal to anything: a `LazyAbort` makes its controller only when its signal is
+ * asked for.
  */
+import type { GenerateOptions } from "../contracts/index.js";
+
 export interface Cancellation {
   readonly aborted: boolean;
   readonly signal: AbortSignal;
@@ -18,6 +21,11 @@ export class LazyAbort implements Cancellation {
     return this.#aborted;
   }
 
+  /** Whether its signal was made (asked for). */
+  get made(): boolean {
+    return this.#controller !== undefined;
+  }
+
   get signal(): AbortSignal {
     if (!this.#controller) {
       this.#controller = new AbortController();
@@ -30,6 +38,25 @@ export class LazyAbort implements Cancellation {
     this.#aborted = true;
     this.#controller?.abort();
   }
+}
+
+/**
+ * Puts the turn's signal on a model call's options: as it is when it exists, else as a getter
+ * that makes it when the model reads it. Either way the model may set its own in its place.
+ */
+export function offerSignal(options: GenerateOptions, cancel: Cancellation): void {
+  if (!(cancel instanceof LazyAbort) || cancel.made) {
+    options.signal = cancel.signal;
+    return;
+  }
+  Object.defineProperty(options, "signal", {
+    get: () => cancel.signal,
+    set(this: GenerateOptions, value: AbortSignal | undefined) {
+      Object.defineProperty(this, "signal", { value, writable: true, enumerable: true, configurable: true });
+    },
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 /** A given signal as a cancellation. */

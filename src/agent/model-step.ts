@@ -7,7 +7,7 @@ import { scrubbedStream } from "../redaction/index.js";
 import { toolSpecs } from "../tools/index.js";
 import type { AgentDefinition } from "./definition.js";
 import { augmentedSystem } from "./augment.js";
-import type { Cancellation } from "./cancellation.js";
+import { offerSignal, type Cancellation } from "./cancellation.js";
 
 export interface StepEnvironment {
   agent: AgentDefinition;
@@ -108,7 +108,7 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
         ...(stream ? { onTextDelta: (delta: string) => stream.push(delta) } : {}),
       };
       // Made when a model reads it (a provider's request takes it); a scripted model never does.
-      if (cancel) Object.defineProperty(options, "signal", { get: () => cancel.signal, enumerable: true, configurable: true });
+      if (cancel) offerSignal(options, cancel);
       const response = await agent.model.generate(started.request, options);
       stream?.end();
       const answer = withUniqueCallIds(response, log);

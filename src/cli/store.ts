@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { RetraceError, StoreError } from "../errors/index.js";
-import { DEFAULT_DB_PATH, openDatabase, SqliteRunStore, STORE_SCHEMA_VERSION } from "../store/index.js";
+import { DEFAULT_DB_PATH, SqliteRunStore, sqliteFileFacts, STORE_SCHEMA_VERSION } from "../store/index.js";
 
 /**
  * The run store a command uses: --db, else the config's store.path (already resolved against
@@ -76,13 +76,7 @@ function checkStoreFile(path: string, file: string, { mayBeNew }: { mayBeNew: bo
   let version: number;
   let tables: string[];
   try {
-    const db = openDatabase(path, { readonly: true, fileMustExist: true });
-    try {
-      version = db.pragma("user_version", { simple: true }) as number;
-      tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
-    } finally {
-      db.close();
-    }
+    ({ version, tables } = sqliteFileFacts(path));
   } catch (error) {
     throw new StoreError("store_foreign", `cannot be read as a run store: ${(error as Error).message}`, { file });
   }

@@ -214,7 +214,8 @@ function changedWhere<T>(list: readonly T[], match: (item: T) => boolean, change
  * `from`, and every state an earlier call returned, is left exactly as it was: the call works on
  * one shallow copy of `from` of its own (a draft) and on lists it made itself, so a whole log
  * costs one state object, not one per event. The state returned is frozen at its top level;
- * the next call starts from a copy of it.
+ * the next call starts from a copy of it. The copy holds RunState's fields, named one by one:
+ * a field a caller added to `from` beyond them is not carried into the result.
  */
 export function fold(events: readonly RunEvent[], from: RunState = initialState()): RunState {
   if (events.length === 0) return from;

@@ -37,8 +37,13 @@ export function releaseAddon(packageRoot: string): string | undefined {
   return !earlier.some((file) => existsSync(file)) && existsSync(release) ? release : undefined;
 }
 
+/** The options better-sqlite3 is opened with: `options`, and the addon's path when it is known. Internal. */
+export function driverOptions(options: Options, addon: string | undefined): Options {
+  return addon === undefined || options.nativeBinding !== undefined ? options : { ...options, nativeBinding: addon };
+}
+
 /** Opens an SQLite database with better-sqlite3. */
 export function openDatabase(path: string, options: Options = {}): Database.Database {
   const { driver, addon } = sqlite();
-  return new driver(path, addon === undefined || options.nativeBinding !== undefined ? options : { ...options, nativeBinding: addon });
+  return new driver(path, driverOptions(options, addon));
 }

@@ -12,6 +12,20 @@ import { checkEvents, checkStoredBodies, parseEvent, SUMMARY_EVENT_TYPES, summar
 import { type RunEvent } from "../contracts/index.js";
 import type { RunStore, RunSummary } from "../contracts/index.js";
 
+/**
+ * What an existing SQLite file holds, read without changing it: its user_version and its
+ * tables' names, in order. Throws what SQLite says of a file it cannot read.
+ */
+export function sqliteFileFacts(path: string): { version: number; tables: string[] } {
+  const db = openDatabase(path, { readonly: true, fileMustExist: true });
+  try {
+    const version = db.pragma("user_version", { simple: true }) as number;
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+    return { version, tables };
+  } finally {
+    db.close();
+  }
+}
 
 /** 2: each row carries its hash-chain link (`chain`), and runs have leases. */
 export const STORE_SCHEMA_VERSION = 2;

@@ -72,6 +72,28 @@ describe("a turn's cancellation", () => {
     expect(model.seen).toBe(given);
   });
 
+  it("lets a model put a signal of its own in the options' place: found in review", async () => {
+    class OwnSignal extends SignalReader {
+      override async generate(request: LlmRequest, options: GenerateOptions): Promise<LlmResponse> {
+        options.signal = AbortSignal.any([options.signal as AbortSignal, new AbortController().signal]);
+        return super.generate(request, options);
+      }
+    }
+    const model = new OwnSignal();
+    const cancel = new LazyAbort();
+    const run = AgentRun.start(scriptedAgent({ responses: [] }, { model }), { store: new MemoryRunStore(), context: testContext() });
+    expect((await run.send("hello", { cancellation: cancel })).status).toBe("completed");
+    expect(model.seen).not.toBe(cancel.signal);
+    cancel.abort();
+    expect(model.seen?.aborted).toBe(true);
+  });
+
+  it("refuses a turn given both a signal and a cancellation", async () => {
+    const run = AgentRun.start(scriptedAgent({ responses: [{ text: "hi" }] }), { store: new MemoryRunStore(), context: testContext() });
+    await expect(run.send("hello", { signal: new AbortController().signal, cancellation: new LazyAbort() })).rejects.toThrow("not both");
+    expect(run.log.events.map((event) => event.type)).toEqual(["run.started"]);
+  });
+
   it("fails a turn whose cancellation was aborted before it began, without calling the model", async () => {
     const model = new SignalReader();
     const cancel = new LazyAbort();

@@ -45,7 +45,13 @@ describe("the shortcut for a script of text answers", () => {
     const hidden = Object.defineProperty({}, "responses", { value: [{ text: "hi" }], enumerable: false });
     expect(plainScript(hidden)).toStrictEqual(ScriptSchema.parse(hidden));
     expect(plainScript({ responses: [{ text: "hi" }] })).toStrictEqual({ model: "scripted", responses: [{ text: "hi" }], rules: [], allow_unused: false });
-    for (const other of [{ responses: [{ text: "a", usage: {} }] }, { rules: [] }, { responses: [{}] }, { responses: new (class extends Array {})() }, [], "x"]) {
+    // A key zod reads by name that for-in does not see: found in review.
+    const rule = { when: {}, respond: { text: "r" } };
+    const hiddenRules = Object.defineProperty({ responses: [{ text: "a" }] }, "rules", { value: [rule], enumerable: false });
+    const hiddenFault = { responses: [Object.defineProperty({ text: "a" }, "error", { value: { kind: "server" }, enumerable: false })] };
+    const hiddenCalls = { responses: [Object.defineProperty({ text: "a" }, "tool_calls", { value: 5, enumerable: false })] };
+    const inherited = { responses: [Object.assign(Object.create({ stop_reason: "bogus" }) as object, { text: "a" })] };
+    for (const other of [hiddenRules, hiddenFault, hiddenCalls, inherited, { responses: [{ text: "a", usage: {} }] }, { rules: [] }, { responses: [{}] }, { responses: new (class extends Array {})() }, [], "x"]) {
       expect(plainScript(other)).toBeUndefined();
     }
   });

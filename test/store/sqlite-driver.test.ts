@@ -7,8 +7,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/store/index.js";
-import { releaseAddon } from "../../src/store/sqlite-driver.js";
+import { sqliteFileFacts } from "../../src/store/index.js";
+import { driverOptions, openDatabase, releaseAddon } from "../../src/store/sqlite-driver.js";
 import { tempDir } from "../helpers.js";
 
 function fakePackage(addons: string[]): string {
@@ -30,14 +30,21 @@ describe("loading better-sqlite3's native addon", () => {
     expect(releaseAddon(fakePackage(["lib/binding/node-v115-linux-x64/better_sqlite3.node"]))).toBeUndefined();
   });
 
-  it("opens a database with the installed package's addon", () => {
+  it("opens a database with the addon's path, unless the caller names one", () => {
+    expect(driverOptions({ readonly: true }, "/x/better_sqlite3.node")).toEqual({ readonly: true, nativeBinding: "/x/better_sqlite3.node" });
+    expect(driverOptions({ nativeBinding: "/mine.node" }, "/x/better_sqlite3.node")).toEqual({ nativeBinding: "/mine.node" });
+    expect(driverOptions({ readonly: true }, undefined)).toEqual({ readonly: true });
     const installed = dirname(dirname(createRequire(import.meta.url).resolve("better-sqlite3")));
-    expect(releaseAddon(installed)).toBe(join(installed, "build/Release/better_sqlite3.node"));
-    const db = openDatabase(join(tempDir(), "a.db"));
+    const addon = releaseAddon(installed);
+    // An install with its own build/ or build/Debug/ addon keeps the lookup; this one has neither.
+    expect(addon).toBe(join(installed, "build/Release/better_sqlite3.node"));
+    const file = join(tempDir(), "a.db");
+    const db = openDatabase(file, { nativeBinding: addon as string });
     try {
-      expect(db.prepare("SELECT 1 + 1 AS two").get()).toEqual({ two: 2 });
+      db.exec("CREATE TABLE b (x); CREATE TABLE a (y); PRAGMA user_version = 7");
     } finally {
       db.close();
     }
+    expect(sqliteFileFacts(file)).toEqual({ version: 7, tables: ["a", "b"] });
   });
 });

@@ -254,7 +254,9 @@ function withoutInlineMap(code: string): string {
 
 /**
  * Node's `module` builtin: its createRequire and register load any module, from the file's top
- * level, while nothing but the file was to be compiled whole.
+ * level, while nothing but the file was to be compiled whole. (`process.getBuiltinModule`
+ * reaches it without an import; a file that does so only compiles more of what it loads whole,
+ * which costs time, never a result.)
  */
 const LOADS_ANYTHING = new Set(["module", "node:module"]);
 

@@ -18,10 +18,10 @@ export class Deadline {
   readonly #waiting = new Set<(value: typeof TIMEOUT) => void>();
   readonly #cancel: () => void;
 
-  constructor(deadlines: Deadlines, ms: number, controller: { abort(): void }) {
+  constructor(deadlines: Deadlines, ms: number, cancellation: { abort(): void }) {
     this.#cancel = deadlines.add(ms, () => {
       this.expired = true;
-      controller.abort();
+      cancellation.abort();
       // After what the abort settled (a promise an abort listener ends wins its race, as it
       // did against a timeout promise resolved here): the races end a microtask later.
       const ending = [...this.#waiting];

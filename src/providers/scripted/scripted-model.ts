@@ -3,7 +3,6 @@ import { ProviderError, ScriptExhaustedError } from "../../errors/index.js";
 import { loadYamlFile, validate } from "../../validation/index.js";
 import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse, Message, ToolCall } from "../../contracts/index.js";
 import { ScriptSchema, type Match, type ResponseEntry, type Script, type ScriptInput } from "../../contracts/index.js";
-
 import { plainScript } from "./plain-script.js";
 
 const checkedScripts = new WeakSet<object>();
