@@ -192,7 +192,7 @@ export class AgentRun {
       const batch =
         this.log.state.pendingCalls.length === 0
           ? NOTHING_PENDING
-          : await runPendingCalls(this.agent, this.log, this.#context, cancel.signal, (tool, task, callId) => runChild(tool, task, this.log, callId, this.#context));
+          : await runPendingCalls(this.agent, this.log, this.#context, cancel.signal, (tool, task, callId) => runChild(tool, task, this.log, callId, this.#context, cancel));
       if (batch.paused) {
         this.log.append<"run.paused">({
           type: "run.paused",
@@ -340,16 +340,20 @@ const NOTHING_PENDING = { paused: false } as const;
 /** Sub-agent runs driven by the run that called them, which holds their family. */
 const drivenByParent = new WeakSet<AgentRun>();
 
-/** Starts the call's child run, or continues it if the log already has one (after a pause). */
-function runChild(tool: SubAgentTool, task: string, parent: RunLog, callId: string, context: RunContext): Promise<TurnOutcome> {
+/**
+ * Starts the call's child run, or continues it if the log already has one (after a pause). The
+ * child's turn is cancelled with the parent's (a case's deadline reaches a sub-agent's calls).
+ */
+function runChild(tool: SubAgentTool, task: string, parent: RunLog, callId: string, context: RunContext, cancellation: Cancellation): Promise<TurnOutcome> {
   const runId = childRunId(parent.runId, callId);
   const options = { store: parent.store, context };
   const child = subAgentDefinition(tool);
+  const turn = { cancellation };
   if (parent.store.lastSeq(runId) > 0) {
     const opened = AgentRun.open(child, runId, options);
     drivenByParent.add(opened);
     // A crash between the child's start and its task: the task is the turn it still owes.
-    return opened.log.state.turns === 0 ? opened.send(task) : opened.resume();
+    return opened.log.state.turns === 0 ? opened.send(task, turn) : opened.resume(turn);
   }
-  return AgentRun.start(child, { ...options, runId, parent: { runId: parent.runId, callId } }).send(task);
+  return AgentRun.start(child, { ...options, runId, parent: { runId: parent.runId, callId } }).send(task, turn);
 }

@@ -4,7 +4,8 @@
  * signal, aborted with the turn.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AgentRun, LazyAbort } from "../../src/agent/index.js";
+import { AgentRun, LazyAbort, subAgentTool } from "../../src/agent/index.js";
+import type { AnyTool } from "../../src/tools/index.js";
 import type { GenerateOptions, LanguageModel, LlmRequest, LlmResponse } from "../../src/contracts/index.js";
 import { MemoryRunStore } from "../../src/store/index.js";
 import { scriptedAgent, testContext } from "../helpers.js";
@@ -84,6 +85,18 @@ describe("a turn's cancellation", () => {
     const run = AgentRun.start(scriptedAgent({ responses: [] }, { model }), { store: new MemoryRunStore(), context: testContext() });
     expect((await run.send("hello", { cancellation: cancel })).status).toBe("completed");
     expect(model.seen).not.toBe(cancel.signal);
+    cancel.abort();
+    expect(model.seen?.aborted).toBe(true);
+  });
+
+  it("reaches a sub-agent's model: the child's turn is cancelled with its parent's", async () => {
+    const model = new SignalReader();
+    const child = scriptedAgent({ responses: [] }, { name: "helper-agent", model, tools: [] });
+    const parent = scriptedAgent({ responses: [{ tool_calls: [{ name: "helper", arguments: { task: "look" } }] }, { text: "done" }] }, { tools: [subAgentTool("helper", child)] as AnyTool[] });
+    const cancel = new LazyAbort();
+    const run = AgentRun.start(parent, { store: new MemoryRunStore(), context: testContext() });
+    expect((await run.send("hello", { cancellation: cancel })).status).toBe("completed");
+    expect(model.seen).toBe(cancel.signal);
     cancel.abort();
     expect(model.seen?.aborted).toBe(true);
   });
