@@ -13,16 +13,17 @@
  * (`eager` in its import plan), and those modules are loaded before the flag is turned off: a
  * built-in compiled whole costs several times its lazy compile (node:child_process, ~37 vs
  * ~4 ms), as would any dependency whose functions are mostly never called. A process started
- * with a `lazy` flag of its own (node --no-lazy, NODE_OPTIONS) keeps it: the flag is not touched.
+ * with a `lazy` flag of its own (node --no-lazy; Node refuses one in NODE_OPTIONS) keeps it:
+ * the flag is not touched.
  */
 import { setFlagsFromString } from "node:v8";
 import { importNative } from "../../runtime/index.js";
 
 const LAZY_FLAG = /^--(?:no[-_]?)?lazy(?:=|$)/;
 
-/** Whether a process started with these arguments and NODE_OPTIONS set a `lazy` flag of its own. */
-export function ownLazyFlag(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
-  return [...execArgv, ...(nodeOptions ?? "").split(/\s+/)].some((flag) => LAZY_FLAG.test(flag));
+/** Whether a process started with these arguments set a `lazy` flag of its own. */
+export function ownLazyFlag(execArgv: readonly string[]): boolean {
+  return execArgv.some((flag) => LAZY_FLAG.test(flag));
 }
 
 let userFlag: boolean | undefined;
@@ -35,7 +36,7 @@ const relazy = (): void => setFlagsFromString("--lazy");
  * `first` (URLs or built-in names: what the file imports) have been loaded as usual.
  */
 export async function compiledEagerly<T>(load: () => Promise<T>, first: readonly string[]): Promise<T> {
-  userFlag ??= ownLazyFlag(process.execArgv, process.env.NODE_OPTIONS);
+  userFlag ??= ownLazyFlag(process.execArgv);
   if (userFlag) return load();
   // A module that fails to load fails again in the file's own import, which reports it.
   await Promise.all(first.map((module) => importNative(module).catch(() => undefined)));
