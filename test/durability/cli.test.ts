@@ -42,8 +42,12 @@ describe("retrace verify and tampered logs", () => {
       expect(ok.code).toBe(0);
       expect(ok.stdout).toMatch(/run x: \d+ event\(s\), chain intact/);
       const db = new Sqlite(ctx.db);
-      db.prepare("UPDATE events SET body = replace(body, '\"amount\":7', '\"amount\":700') WHERE run_id = 'x' AND type = 'tool.requested' AND body LIKE '%c3%'").run();
-      const seq = db.prepare("SELECT seq FROM events WHERE run_id = 'x' AND body LIKE '%700%'").pluck().get() as number;
+      // The edited row is found by the same predicate that edits it: a search for "700" in any
+      // body also matches a row that records this machine's process id or time.
+      const target = "run_id = 'x' AND type = 'tool.requested' AND body LIKE '%c3%'";
+      const seq = db.prepare(`SELECT seq FROM events WHERE ${target}`).pluck().get() as number;
+      const edited = db.prepare(`UPDATE events SET body = replace(body, '"amount":7', '"amount":700') WHERE ${target}`).run();
+      expect(edited.changes).toBe(1);
       db.close();
       const bad = await retrace(["verify", "x", "--db", ctx.db], { cwd: ctx.dir });
       expect(bad.code).toBe(5);
