@@ -58,18 +58,35 @@ function time(fn: () => void, label = "run"): number {
   return (used.user + used.system) / 1000;
 }
 
-function rawInsert(path: string, events: readonly RunEvent[], serialise: boolean, bodies: string[]): number {
+type RawVariant = "rawPre" | "rawStringify" | "rawChained" | "rawChecked";
+
+/**
+ * The same rows inserted with raw better-sqlite3. `rawChained` also hashes the chain and writes
+ * its column, and `rawChecked` also checks each event as the store does and adds its partial
+ * index: the steps between a raw insert and an append, each timed interleaved with SQLite, where
+ * they cost more than alone.
+ */
+function rawInsert(path: string, events: readonly RunEvent[], variant: RawVariant, bodies: string[]): number {
   const db = new Database(path);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
-  db.exec("CREATE TABLE events (run_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (run_id, seq)) WITHOUT ROWID");
-  const insert = db.prepare("INSERT INTO events (run_id, seq, type, body) VALUES (?, ?, ?, ?)");
+  const chained = variant === "rawChained" || variant === "rawChecked";
+  db.exec(`CREATE TABLE events (run_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL${chained ? ", chain TEXT" : ""}, PRIMARY KEY (run_id, seq)) WITHOUT ROWID`);
+  if (variant === "rawChecked") db.exec("CREATE INDEX events_run_started ON events (run_id) WHERE type = 'run.started'");
+  const insert = db.prepare(`INSERT INTO events VALUES (?, ?, ?, ?${chained ? ", ?" : ""})`);
+  let link = CHAIN_START;
   const ms = time(() => {
     for (let i = 0; i < events.length; i++) {
       const event = events[i] as RunEvent;
-      insert.run(event.runId, event.seq, event.type, serialise ? JSON.stringify(event) : (bodies[i] as string));
+      if (variant === "rawPre") insert.run(event.runId, event.seq, event.type, bodies[i] as string);
+      else if (variant === "rawStringify") insert.run(event.runId, event.seq, event.type, JSON.stringify(event));
+      else {
+        const body = variant === "rawChecked" ? (checkEvents([event]).bodies[0] as string) : JSON.stringify(event);
+        link = chainLink(link, body);
+        insert.run(event.runId, event.seq, event.type, body, link);
+      }
     }
-  }, serialise ? "rawStringify" : "rawPre");
+  }, variant);
   db.close();
   return ms;
 }
@@ -107,7 +124,7 @@ export async function benchJournal(): Promise<void> {
   const bodies = events.map((event) => JSON.stringify(event));
   const bytes = bodies.reduce((sum, body) => sum + body.length, 0);
   const dir = mkdtempSync(join(tmpdir(), "retrace-bench-"));
-  const results = { store: [] as number[], rawPre: [] as number[], rawStringify: [] as number[], check: [] as number[], chain: [] as number[] };
+  const results = { store: [] as number[], rawPre: [] as number[], rawStringify: [] as number[], rawChained: [] as number[], rawChecked: [] as number[], check: [] as number[], chain: [] as number[] };
   // Paired: each round times the store right beside the raw inserts, in alternating order, and
   // the ratios are taken per round. On a shared machine the speed drifts over a run; medians
   // of separately sorted times paired a fast store round with a slow raw one (1.21x and 1.37x
@@ -115,8 +132,7 @@ export async function benchJournal(): Promise<void> {
   const ROUNDS = 9;
   for (let round = 0; round < ROUNDS; round++) {
     const raw = () => {
-      results.rawPre.push(rawInsert(join(dir, `raw-pre-${round}.db`), events, false, bodies));
-      results.rawStringify.push(rawInsert(join(dir, `raw-json-${round}.db`), events, true, bodies));
+      for (const variant of ["rawPre", "rawStringify", "rawChained", "rawChecked"] as const) results[variant].push(rawInsert(join(dir, `${variant}-${round}.db`), events, variant, bodies));
     };
     if (round % 2 === 0) raw();
     results.store.push(storeAppend(join(dir, `store-${round}.db`), events));
@@ -137,6 +153,15 @@ export async function benchJournal(): Promise<void> {
   console.log(`    its own work, timed alone: check + serialise ${perEvent(median(results.check))}, chain link ${perEvent(median(results.chain))}`);
   console.log(`  raw insert, JSON.stringify       ${rawStringify.toFixed(1)} ms  (${perEvent(rawStringify)})`);
   console.log(`  raw insert, pre-serialised rows  ${rawPre.toFixed(1)} ms  (${perEvent(rawPre)})`);
+  // Differences of per-round CPU times, paired as the ratios are: what each step adds in place.
+  const adds = (over: readonly number[], under: readonly number[]) => {
+    const ms = median(over.map((value, index) => value - (under[index] as number)));
+    return `${ms < 0 ? "-" : "+"}${perEvent(Math.abs(ms))}`;
+  };
+  console.log(`  where the gap goes, interleaved with SQLite (medians of the rounds' differences):`);
+  console.log(`    chain link and its column        ${adds(results.rawChained, results.rawStringify)}`);
+  console.log(`    check (copy, schema, text), partial index  ${adds(results.rawChecked, results.rawChained)}`);
+  console.log(`    the store's own bookkeeping      ${adds(results.store, results.rawChecked)}`);
   console.log(`  ratio store / raw (JSON.stringify): ${ratios(results.store, results.rawStringify).toFixed(2)}x, median of the rounds' ratios   (target <= 1.30x)`);
   console.log(`  ratio store / raw (pre-serialised): ${ratios(results.store, results.rawPre).toFixed(2)}x`);
   console.log(`  ratio of the medians (JSON.stringify), as this bench gave it before it paired its rounds: ${(store / rawStringify).toFixed(2)}x`);
