@@ -8,6 +8,7 @@ import { CASSETTE_MODES, type CassetteMode } from "../cassette/modes.js";
 import { UsageError } from "../errors/index.js";
 import type { LoadedConfig } from "../config/index.js";
 import { PROVIDER_KEY_VARIABLES } from "../redaction/index.js";
+import { shellWord } from "../text/index.js";
 
 export const CASSETTE_FLAGS = {
   record: { type: "string" },
@@ -98,7 +99,7 @@ export async function runCassette(command: string, flags: ReturnType<typeof cass
     ...(fromConfig?.ignore_body_fields.length ? { normalise: fromConfig.ignore_body_fields.map(ignoreBodyField) } : {}),
     ...(redact.length ? { redact } : {}),
     secrets: cassetteSecrets(loaded, env),
-    recordHint: `record it with: retrace ${command} ${loaded.file} … --record ${location} (or --cassette-mode auto to record only what is missing)`,
+    recordHint: `record it with: retrace ${command} ${shellWord(loaded.file)} … --record ${shellWord(location)} (or --cassette-mode auto to record only what is missing)`,
   });
 }
 

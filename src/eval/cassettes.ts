@@ -9,6 +9,7 @@ import { besideSource, Cassette, cassetteFetch, type CassetteMode, type Cassette
 import { CassetteError } from "../errors/index.js";
 import { currentScope, type CaseScope } from "../sandbox/index.js";
 import type { CaseCassetteSeam, PlannedCase } from "./runner/index.js";
+import { shellWord, regexLiteral } from "../text/index.js";
 
 export interface CaseCassettes extends CaseCassetteSeam {
   readonly mode: CassetteMode;
@@ -45,7 +46,9 @@ export function caseCassettes(options: CaseCassetteOptions): CaseCassettes {
         mode: options.mode,
         ...(options.timing !== undefined ? { timing: options.timing } : {}),
         ...(options.secrets ? { secrets: options.secrets } : {}),
-        recordHint: options.recordHint ? options.recordHint(planned) : `record it with: retrace eval-test ${planned.file} --live --record -t '${planned.case.name.replace(/[.*+?^${}()|[\]\\']/g, "\\$&")}' (or --cassette-mode auto to record only what is missing)`,
+        recordHint: options.recordHint
+          ? options.recordHint(planned)
+          : `record it with: retrace eval-test ${shellWord(planned.file)} --live --record -t ${shellWord(regexLiteral(planned.case.name))} (or --cassette-mode auto to record only what is missing)`,
       });
       byScope.set(scope, { cassette, fetch: cassetteFetch(cassette) });
       return { finish: () => finish(cassette) };

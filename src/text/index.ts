@@ -1,3 +1,4 @@
 /** Small text helpers shared across concerns. */
 export { nearest, editDistance } from "./nearest.js";
 export { brief } from "./brief.js";
+export { shellWord, regexLiteral } from "./shell.js";

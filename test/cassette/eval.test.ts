@@ -4,6 +4,7 @@
  * same report with no key and the network refused; a case with no cassette fails saying how to
  * record it; `--cassette-mode auto` records only what is missing.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -122,7 +123,7 @@ describe("eval-test with cassettes", () => {
     expect(replayed.code).toBe(1);
     const greets = replayed.report.cases.find((result) => result.name === "greets")!;
     expect(greets.status).toBe("failed");
-    expect(greets.attempts[0]!.errors.join("\n")).toMatch(/greets\.json: no cassette to replay; record it with: retrace eval-test eval\/math\.eval\.ts --live --record -t 'greets'/);
+    expect(greets.attempts[0]!.errors.join("\n")).toMatch(/greets\.json: no cassette to replay; record it with: retrace eval-test eval\/math\.eval\.ts --live --record -t greets/);
     expect(replayed.report.cases.find((result) => result.name === "adds two numbers")!.status).toBe("passed");
 
     const api = simulate(server, "openai", { url: URL, turns: [TURNS[3]!], model: "gpt-4o-mini" });
@@ -138,5 +139,21 @@ describe("eval-test with cassettes", () => {
       const run = await retrace(["eval-test", "eval", ...args], captureIO({}, dir));
       expect(run.code).toBe(2);
     }
+  });
+
+  it("the record command it prints for a case with a quote and metacharacters in its name can be pasted into a shell, and -t then picks that case", async () => {
+    const dir = project();
+    const name = "the calculator's result (1+1)?";
+    writeFileSync(join(dir, "eval", "quote.eval.ts"), EVAL_FILE.replace('"greets"', JSON.stringify(name)).replace('"adds two numbers"', '"other"'));
+    const replayed = await offline(() => evalTest(dir, ["--replay"], {}));
+    const failed = replayed.report.cases.find((result) => result.name === name)!;
+    const hint = /record it with: (retrace eval-test .*?) \(or --cassette-mode/.exec(failed.attempts[0]!.errors.join("\n"))?.[1];
+    expect(hint).toBeDefined();
+    // The shell's reading of the printed command, word by word: before the fix a quote inside '…' was "\'", which no shell reads.
+    const words = execFileSync("sh", ["-c", `set -f; for a in ${hint}; do printf '%s\\0' "$a"; done`], { encoding: "utf8" }).split("\0").slice(0, -1);
+    expect(words.slice(0, 5)).toEqual(["retrace", "eval-test", "eval/quote.eval.ts", "--live", "--record"]);
+    expect(words[5]).toBe("-t");
+    expect(new RegExp(words[6]!).test(name)).toBe(true);
+    expect(new RegExp(words[6]!).test("other")).toBe(false);
   });
 });

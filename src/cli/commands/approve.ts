@@ -10,6 +10,7 @@ import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { withRunLease } from "../run-lease.js";
 import { dbHint, openStore } from "../store.js";
+import { shellWord } from "../../text/index.js";
 
 export const approveHelp = `retrace approve <runId> <callId> [options]
 
@@ -75,7 +76,7 @@ async function recordedRedaction(store: SqliteRunStore, runId: string, io: CliIO
 
 function decide(store: SqliteRunStore, log: RunLog, runId: string, callId: string, values: ApproveValues, io: CliIO): ExitCode {
   const db = dbHint(io.cwd, store);
-  const dbFlag = db ? ` --db ${db}` : "";
+  const dbFlag = db ? ` --db ${shellWord(db)}` : "";
   const unknown = log.state.pendingCalls.find((call) => call.callId === callId && call.phase === "unknown");
   if (values.rerun || values.skip) {
     if (!unknown) {

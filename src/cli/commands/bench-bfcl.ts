@@ -26,6 +26,7 @@ import { parseModelChoice, type ModelChoice } from "../../eval/benchmarks/model-
 import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
+import { shellWord } from "../../text/index.js";
 
 export const benchBfclHelp = `retrace bench bfcl --data <dir> --model <provider:model> [options]
 retrace bench bfcl check <cases.jsonl>
@@ -94,7 +95,7 @@ export async function benchBfclCommand(argv: string[], io: CliIO): Promise<ExitC
       ? await withCassette(cassette.file, {
           mode: cassette.mode,
           secrets: cassette.secrets,
-          recordHint: `record it with: retrace bench bfcl … --record ${cassette.location}`,
+          recordHint: `record it with: retrace bench bfcl … --record ${shellWord(cassette.location)}`,
           onSummary: (summary) => {
             if (summary.mode === "replay" && summary.unused.length) io.stderr(`cassette ${summary.file}: ${summary.unused.length} recorded request(s) were not used\n`);
           },

@@ -9,6 +9,7 @@ import { parseCommandArgs } from "../args.js";
 import { CASSETTE_FLAGS, CASSETTE_HELP, cassetteFlags, cassetteSecrets } from "../cassette.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
+import { shellWord } from "../../text/index.js";
 
 export const benchGaiaHelp = `retrace bench gaia --data <dir> --model <provider:model> [options]
 retrace bench gaia check <cases.jsonl>
@@ -185,12 +186,12 @@ function bar(done: number, total: number): string {
 async function taskCassettes(dir: string, mode: CassetteMode, timing: CassetteTiming | undefined, io: CliIO, argv: readonly string[]) {
   const { caseCassettes } = await import("../../eval/cassettes.js");
   const { safeFileName } = await import("../../cassette/index.js");
-  const again = argv.filter((arg, i) => arg !== "--replay" && argv[i - 1] !== "--replay").join(" ");
+  const again = argv.filter((arg, i) => arg !== "--replay" && argv[i - 1] !== "--replay").map(shellWord).join(" ");
   return caseCassettes({
     mode,
     ...(timing !== undefined ? { timing } : {}),
     secrets: cassetteSecrets(undefined, io.env),
     fileFor: (planned) => join(dir, `${safeFileName(planned.case.name)}.json`),
-    recordHint: () => `record it with: retrace bench gaia ${again} --record ${dir} (or --cassette-mode auto to record only what is missing)`,
+    recordHint: () => `record it with: retrace bench gaia ${again} --record ${shellWord(dir)} (or --cassette-mode auto to record only what is missing)`,
   });
 }

@@ -14,6 +14,7 @@ import { recordPath } from "../recorded-paths.js";
 import { withRunLease } from "../run-lease.js";
 import { dbHint, openStore } from "../store.js";
 import { CASSETTE_FLAGS, CASSETTE_HELP, cassetteFlags, reportUnused, runCassette } from "../cassette.js";
+import { shellWord } from "../../text/index.js";
 
 export const runHelp = `retrace run <config.yaml> -m <message> [options]
 
@@ -67,7 +68,7 @@ export function printOutcome(io: CliIO, outcome: TurnOutcome, asJson: boolean, a
   } else if (outcome.status === "completed") {
     io.stdout(alreadyStreamed ? "\n" : `${outcome.output}\n`);
   } else if (outcome.status === "waiting") {
-    const db = dbHint ? ` --db ${dbHint}` : "";
+    const db = dbHint ? ` --db ${shellWord(dbHint)}` : "";
     const unknown = outcome.pending.some((item) => item.unknownOutcome);
     io.stderr(
       unknown

@@ -6,6 +6,7 @@
 import type { LoadedFile } from "../loader/index.js";
 import { failureLines, formatScore, formatSeconds } from "./describe.js";
 import type { CaseResult, EvalReport } from "./schema.js";
+import { shellWord } from "../../text/index.js";
 
 export interface ConsoleTarget {
   write(text: string): void;
@@ -161,7 +162,7 @@ export class ConsoleReporter {
     const attempt = result.attempts.find((item) => item.status !== "passed");
     if (attempt?.runId) {
       const where = report.runStore
-        ? ` · retrace trace ${attempt.runId} --db ${report.runStore}`
+        ? ` · retrace trace ${attempt.runId} --db ${shellWord(report.runStore)}`
         : report.mode === "mock"
           ? " · kept in memory only (--keep-runs <file.db> keeps it for retrace trace)"
           : " · kept in memory only (--db <path> keeps it)";
