@@ -64,13 +64,21 @@ export async function loadBundle(source: string | Uint8Array, limits: Partial<Bu
   }
 }
 
+/** Why a bundle file would not open, in words (the code stays for what the words do not cover). */
+function openProblem(error: NodeJS.ErrnoException): string {
+  if (error.code === "ENOENT") return "no such file";
+  if (error.code === "EACCES" || error.code === "EPERM") return "permission denied";
+  if (error.code === "ENOTDIR") return "a part of its path is not a folder";
+  return error.code ? `${error.code} (${error.message})` : error.message;
+}
+
 function readBundleFile(file: string, limits: BundleLimits): Buffer {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer before the check below refuses it.
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    throw new BundleError("bundle_malformed", `cannot open the bundle: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { file });
+    throw new BundleError("bundle_unreadable", `cannot open the bundle: ${openProblem(error as NodeJS.ErrnoException)}`, { file });
   }
   try {
     const stat = fstatSync(fd);

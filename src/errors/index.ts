@@ -248,6 +248,8 @@ export class ReportFormatError extends RetraceError {
 }
 
 export type BundleErrorCode =
+  /** The bundle file cannot be opened: it does not exist, or this process may not read it. */
+  | "bundle_unreadable"
   /** Not a gzip tarball, or one that ends early or has data after its end. */
   | "bundle_malformed"
   /** An entry name that is absolute, climbs with `..`, names a drive, or holds odd characters. */

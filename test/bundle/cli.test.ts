@@ -72,3 +72,13 @@ it(
   },
   processes(2),
 );
+
+it("inspect and replay of a bundle that is not there say so in words, exit 2", async () => {
+  const dir = tempDir();
+  for (const command of ["inspect", "replay"]) {
+    const missing = await retrace([command, "nope.tgz"], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("nope.tgz: cannot open the bundle: no such file");
+    expect(missing.stderr).not.toContain("ENOENT");
+  }
+});
