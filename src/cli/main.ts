@@ -52,7 +52,8 @@ Commands:
 ${lines.join("\n")}
 
 Run "retrace <command> --help" for a command's options.
-Exit codes: 0 completed, 1 the run failed, 2 usage or config error, 3 waiting for approval.
+Exit codes: 0 completed, 1 the run failed, 2 usage or config error, 3 waiting for approval,
+4 another process is executing the run, 5 the log failed its hash-chain check (verify, resume).
 `;
 }
 

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SqliteRunStore } from "../../src/store/index.js";
 import { tempDir } from "../helpers.js";
-import { processes, retrace } from "./run-cli.js";
+import { processes, retrace, root } from "./run-cli.js";
 
 const hello = ["examples/hello/agent.yaml", "-m", "What is 2 + 2?", "--mock", "examples/hello/mock.yaml"];
 
@@ -11,6 +11,16 @@ describe("retrace CLI", () => {
   let db: string;
   beforeAll(() => {
     db = join(tempDir(), "runs.db");
+  });
+
+  it("--help names every exit code the README's table documents", async () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const table = readme.slice(readme.indexOf("Exit codes:\n"), readme.indexOf("For `eval-test` and `merge-reports`"));
+    const documented = [...table.matchAll(/^\| (\d) \|/gm)].map((found) => found[1]);
+    expect(documented).toEqual(["0", "1", "2", "3", "4", "5"]);
+    const help = await retrace(["--help"]);
+    const line = help.stdout.slice(help.stdout.indexOf("Exit codes:")).replace(/\s+/g, " ");
+    for (const code of documented) expect(line).toMatch(new RegExp(`[ :]${code} [a-z]`));
   });
 
   it("runs the quickstart with no key and prints the answer", async () => {
