@@ -71,6 +71,23 @@ describe.concurrent("retrace eval-test", () => {
     expect(run.stdout).toMatch(/bad\.eval\.ts could not be loaded/);
   });
 
+  it("names the line and column of a syntax error in a JavaScript eval file, .mjs and .js alike", async () => {
+    const dir = suite({
+      "good.eval.mjs": `import { defineEval } from "retrace-agents";\n${CASE("good", "t.completed();")}`,
+      "bad.eval.mjs": `import { defineEval } from "retrace-agents";\n\nconst a = 1;\nfoo(a;\n`,
+      "bad.eval.js": `const a = 1;\n  foo(a;\n`,
+    });
+    const out = join(dir, "report.json");
+    const run = await retrace(["eval-test", dir, "--mock", "--reporter", `json=${out}`]);
+    expect(run.code).toBe(2);
+    const report = readJsonReport(out);
+    expect(report.summary).toMatchObject({ passed: 1, fileErrors: 2 });
+    const message = (name: string) => report.files.find((file) => file.file.endsWith(name))?.error?.message;
+    // Node's own words are kept; esbuild, asked only once the import failed, says where.
+    expect(message("bad.eval.mjs")).toMatch(/bad\.eval\.mjs:4:6: Expected "\)" but found ";" \(Node: missing \) after argument list\)/);
+    expect(message("bad.eval.js")).toMatch(/bad\.eval\.js:2:8: Expected "\)" but found ";"/);
+  });
+
   it("selects cases by tag and by name, and says so when nothing matches (exit 2)", async () => {
     const tagged = await retrace(["eval-test", "eval/", "--mock", "--tags", "governance", "--reporter", "json"]);
     const byTag = JSON.parse(tagged.stdout) as { cases: { tags: string[] }[] };

@@ -20,7 +20,7 @@ import { compiledEagerly } from "./eager-compile.js";
 import { prepareTypeScript, stopCompiler, useEvalHooks } from "./register.js";
 import { ownModule, planImport, planTypeScript, type ImportPlan } from "./self-imports.js";
 import { registerMovedModule, registerSourceMap } from "./source-maps.js";
-import { compileTypeScript, inlineSourceMap, stopTypeScript, typescriptCacheDir } from "./typescript.js";
+import { compileTypeScript, inlineSourceMap, locateSyntaxError, stopTypeScript, typescriptCacheDir } from "./typescript.js";
 
 const EVAL_FILE = /\.eval\.(?:ts|mts|js|mjs)$/;
 const TYPESCRIPT = /\.m?ts$/;
@@ -113,7 +113,7 @@ async function loadEvalFile(path: string, cwd: string, options: LoadOptions = {}
       const message = `${file}: did not finish loading within ${timeoutMs} ms (does its top level await something that never settles?); its cases were not run`;
       return { path, file, cases: [], error: { code: "eval_load_timeout", message } };
     }
-    return failedLoad(path, file, error);
+    return failedLoad(path, file, await withSyntaxPlace(path, error));
   }
   if (cases.length === 0) {
     return { path, file, cases, error: { code: "eval_load", message: `${file}: defines no eval cases (call defineEval at the top level)` } };
@@ -126,6 +126,18 @@ async function loadEvalFile(path: string, cwd: string, options: LoadOptions = {}
     seen.add(definition.name);
   }
   return { path, file, cases };
+}
+
+/** A JavaScript file's SyntaxError with its place in the file, when the file itself holds it (not a module it imports). */
+async function withSyntaxPlace(path: string, error: unknown): Promise<unknown> {
+  if (!(error instanceof SyntaxError) || TYPESCRIPT.test(path)) return error;
+  let located: string | undefined;
+  try {
+    located = await locateSyntaxError(path, readFileSync(path, "utf8"));
+  } catch {
+    // Left as Node reported it.
+  }
+  return located === undefined ? error : new EvalLoadError(`cannot load: ${located} (Node: ${describeLoadError(error)})`, {});
 }
 
 /** A file that could not be loaded (compiled, linked or evaluated), with what went wrong. */

@@ -89,6 +89,22 @@ export async function compileTypeScript(file: string, source: string, cacheDir: 
   return result.code;
 }
 
+/**
+ * Where a JavaScript eval file's syntax error is, as "file:line:column: what", or undefined when
+ * esbuild parses the file. Node 20 keeps the place of a syntax error in an ES module out of the
+ * error it throws (it prints it only for an uncaught one), so a file that failed to load with a
+ * SyntaxError is parsed again here, only then, to say where.
+ */
+export async function locateSyntaxError(file: string, source: string): Promise<string | undefined> {
+  const api = (esbuild ??= require("esbuild") as Esbuild);
+  try {
+    await withChild(() => api.transform(source, { loader: "js", sourcefile: file, logLevel: "silent" }));
+    return undefined;
+  } catch (error) {
+    return (error as { errors?: unknown[] }).errors?.length ? describeFailure(error, file) : undefined;
+  }
+}
+
 /** The source map a compiled module carries inline (esbuild's), as JSON text. */
 export function inlineSourceMap(code: string): string | undefined {
   const map = /\n\/\/# sourceMappingURL=data:application\/json;base64,([A-Za-z0-9+/=]+)\s*$/.exec(code)?.[1];
