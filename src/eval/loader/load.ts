@@ -113,7 +113,7 @@ async function loadEvalFile(path: string, cwd: string, options: LoadOptions = {}
       const message = `${file}: did not finish loading within ${timeoutMs} ms (does its top level await something that never settles?); its cases were not run`;
       return { path, file, cases: [], error: { code: "eval_load_timeout", message } };
     }
-    return failedLoad(path, file, await withSyntaxPlace(path, error));
+    return failedLoad(path, file, await withSyntaxPlace(path, file, error));
   }
   if (cases.length === 0) {
     return { path, file, cases, error: { code: "eval_load", message: `${file}: defines no eval cases (call defineEval at the top level)` } };
@@ -129,7 +129,7 @@ async function loadEvalFile(path: string, cwd: string, options: LoadOptions = {}
 }
 
 /** A JavaScript file's SyntaxError with its place in the file, when the file itself holds it (not a module it imports). */
-async function withSyntaxPlace(path: string, error: unknown): Promise<unknown> {
+async function withSyntaxPlace(path: string, file: string, error: unknown): Promise<unknown> {
   if (!(error instanceof SyntaxError) || TYPESCRIPT.test(path)) return error;
   let located: string | undefined;
   try {
@@ -137,7 +137,7 @@ async function withSyntaxPlace(path: string, error: unknown): Promise<unknown> {
   } catch {
     // Left as Node reported it.
   }
-  return located === undefined ? error : new EvalLoadError(`cannot load: ${located} (Node: ${describeLoadError(error)})`, {});
+  return located === undefined ? error : new EvalLoadError(`cannot load: ${located} (Node: ${describeLoadError(error)})`, { file });
 }
 
 /** A file that could not be loaded (compiled, linked or evaluated), with what went wrong. */
