@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { RunLog, SqliteRunStore } from "../../src/store/index.js";
@@ -155,7 +155,9 @@ describe("run --run-id", () => {
       await pausedAtApproval(ctx, "mine");
       const again = await retrace(["run", agentYaml, "-m", "go", "--db", ctx.db, "--run-id", "mine"], { cwd: ctx.dir, env: ctx.env });
       expect(again.code).toBe(2);
-      expect(again.stderr).toContain("retrace resume mine");
+      // The printed command reaches the store the run is in, not the default one.
+      const printed = /retrace resume mine --db (\S+)/.exec(again.stderr)?.[1];
+      expect(printed && resolve(ctx.dir, printed)).toBe(resolve(ctx.db));
       // Killed between run.started and the message: the same command gives the run its message.
       const store = new SqliteRunStore(ctx.db);
       const first = store.readRaw("mine")[0] as string;

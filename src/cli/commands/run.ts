@@ -13,6 +13,7 @@ import type { CliIO } from "../io.js";
 import { recordPath } from "../recorded-paths.js";
 import { withRunLease } from "../run-lease.js";
 import { dbHint, openStore } from "../store.js";
+import type { SqliteRunStore } from "../../store/index.js";
 import { CASSETTE_FLAGS, CASSETTE_HELP, cassetteFlags, reportUnused, runCassette } from "../cassette.js";
 import { shellWord } from "../../text/index.js";
 
@@ -87,7 +88,7 @@ export function printOutcome(io: CliIO, outcome: TurnOutcome, asJson: boolean, a
       const roles = item.roles.length ? stillNeeded(store, holder, item.callId, item.roles) : [undefined];
       roles.forEach((role, index) => {
         const note = index > 0 ? "" : `    # ${item.tool}${item.roles.length ? `, roles still needed: ${roles.join(", ")}` : ""}`;
-        io.stderr(`  retrace approve ${holder} ${item.callId}${role ? ` --role ${role}` : ""}${db}${note}\n`);
+        io.stderr(`  retrace approve ${holder} ${item.callId}${role ? ` --role ${shellWord(role)}` : ""}${db}${note}\n`);
       });
     }
     io.stderr(`then: retrace resume ${outcome.runId}${db}\n`);
@@ -176,7 +177,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
         // running the same command again gives it its message. Anything further along is resumed.
         const opened = AgentRun.open(agent, runId, { store, context });
         if (opened.log.state.turns > 0 || opened.log.state.status !== "running") {
-          throw new UsageError(`run: a run ${runId} is already in ${store.path}; pick another --run-id, or continue it with: retrace resume ${runId}`);
+          throw new UsageError(`run: a run ${runId} is already in ${store.path}; pick another --run-id, or continue it with: retrace resume ${runId}${resumeDb(io.cwd, store)}`);
         }
         run = opened;
       } else {
@@ -203,4 +204,10 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
     store.close();
     if (cassette) reportUnused(cassette.close(), io.stderr);
   }
+}
+
+/** The --db a printed `retrace resume` needs to reach this store (none for the default one). */
+function resumeDb(cwd: string, store: SqliteRunStore): string {
+  const hint = dbHint(cwd, store);
+  return hint ? ` --db ${shellWord(hint)}` : "";
 }
