@@ -32,6 +32,8 @@ describe("shellWord", () => {
     const name = "hello: the calculator's result (1+1)? [x] $5 a.b\\c";
     const [pattern] = shellReads([shellWord(regexLiteral(name))]);
     expect(new RegExp(`^${pattern}$`).test(name)).toBe(true);
-    expect(new RegExp(pattern!).test("hello: the calculatorXs result")).toBe(false);
+    // Near misses that only an unescaped metacharacter would match.
+    expect(new RegExp(`^${pattern}$`).test("hello: the calculator's result 11 x $5 aXb\\c")).toBe(false);
+    expect(new RegExp(shellReads([shellWord(regexLiteral("a.b (1+1)?"))])[0]!).test("aXb 11")).toBe(false);
   });
 });

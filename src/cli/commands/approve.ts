@@ -131,7 +131,7 @@ function decide(store: SqliteRunStore, log: RunLog, runId: string, callId: strin
   else if (role === undefined) {
     if (missing.length !== 1) {
       throw new UsageError(
-        `call ${callId} needs approval from ${missing.join(" and ")}: pass --role, e.g. retrace approve ${runId} ${callId} --role ${missing[0]}${dbFlag}`,
+        `call ${callId} needs approval from ${missing.join(" and ")}: pass --role, e.g. retrace approve ${runId} ${callId} --role ${shellWord(missing[0] as string)}${dbFlag}`,
       );
     }
     role = missing[0] as string;
@@ -162,7 +162,7 @@ function decide(store: SqliteRunStore, log: RunLog, runId: string, callId: strin
   io.stdout(
     still.length
       ? `approved ${callId} (${approval.tool}) as ${role}; still needed: ${still.join(", ")} ` +
-          `(${still.map((name) => `retrace approve ${runId} ${callId} --role ${name}${dbFlag}`).join("; ")})\n`
+          `(${still.map((name) => `retrace approve ${runId} ${callId} --role ${shellWord(name)}${dbFlag}`).join("; ")})\n`
       : `approved ${callId} (${approval.tool}); resume with: retrace resume ${resumeTarget}${dbFlag}\n`,
   );
   return ExitCode.ok;

@@ -133,7 +133,8 @@ async function withSyntaxPlace(path: string, file: string, error: unknown): Prom
   if (!(error instanceof SyntaxError) || TYPESCRIPT.test(path)) return error;
   let located: string | undefined;
   try {
-    located = await locateSyntaxError(path, readFileSync(path, "utf8"));
+    // Named as every other load error names the file (relative to the loader's cwd).
+    located = await locateSyntaxError(file, readFileSync(path, "utf8"));
   } catch {
     // Left as Node reported it.
   }
