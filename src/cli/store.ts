@@ -2,6 +2,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { RetraceError, StoreError } from "../errors/index.js";
 import { DEFAULT_DB_PATH, SqliteRunStore, sqliteFileFacts, STORE_SCHEMA_VERSION } from "../store/index.js";
+import { shellWord } from "../text/index.js";
 
 /**
  * The run store a command uses: --db, else the config's store.path (already resolved against
@@ -34,9 +35,9 @@ export function openStore(
   }
 }
 
-/** The --db to repeat in printed hints, or undefined when the store is the default one. */
-export function dbHint(cwd: string, store: SqliteRunStore): string | undefined {
-  return store.path === resolve(cwd, DEFAULT_DB_PATH) ? undefined : shownPath(cwd, store.path);
+/** The ` --db <path>` a printed command needs to reach this store (shell-quoted), or "" for the default one. */
+export function dbFlag(cwd: string, store: SqliteRunStore): string {
+  return store.path === resolve(cwd, DEFAULT_DB_PATH) ? "" : ` --db ${shellWord(shownPath(cwd, store.path))}`;
 }
 
 /** Where a command reads, for messages: the store's path as the user would type it. */

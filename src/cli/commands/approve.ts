@@ -9,7 +9,7 @@ import { parseCommandArgs } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { withRunLease } from "../run-lease.js";
-import { dbHint, openStore } from "../store.js";
+import { dbFlag, openStore } from "../store.js";
 import { shellWord } from "../../text/index.js";
 
 export const approveHelp = `retrace approve <runId> <callId> [options]
@@ -75,8 +75,7 @@ async function recordedRedaction(store: SqliteRunStore, runId: string, io: CliIO
 }
 
 function decide(store: SqliteRunStore, log: RunLog, runId: string, callId: string, values: ApproveValues, io: CliIO): ExitCode {
-  const db = dbHint(io.cwd, store);
-  const dbFlag = db ? ` --db ${shellWord(db)}` : "";
+  const db = dbFlag(io.cwd, store);
   const unknown = log.state.pendingCalls.find((call) => call.callId === callId && call.phase === "unknown");
   if (values.rerun || values.skip) {
     if (!unknown) {
@@ -90,7 +89,7 @@ function decide(store: SqliteRunStore, log: RunLog, runId: string, callId: strin
     const decision = values.rerun ? "rerun" : "skip";
     log.append<"tool.decided">({ type: "tool.decided", callId, name: unknown.name, decision, ...(values.by !== undefined ? { by: values.by } : {}) });
     io.stdout(
-      `${decision === "rerun" ? "will run" : "will not run"} ${callId} (${unknown.name}) again; resume with: retrace resume ${familyRoot(store, runId)}${dbFlag}\n`,
+      `${decision === "rerun" ? "will run" : "will not run"} ${callId} (${unknown.name}) again; resume with: retrace resume ${familyRoot(store, runId)}${db}\n`,
     );
     return ExitCode.ok;
   }
@@ -105,7 +104,7 @@ function decide(store: SqliteRunStore, log: RunLog, runId: string, callId: strin
     throw new RunError(
       "approval_in_child_run",
       `call ${callId} (${inChild.tool}) waits in the sub-agent's child run ${inChild.runId}, not in this run; ` +
-        `approve it there: retrace approve ${inChild.runId} ${callId}${dbFlag}, then: retrace resume ${runId}${dbFlag}`,
+        `approve it there: retrace approve ${inChild.runId} ${callId}${db}, then: retrace resume ${runId}${db}`,
       { runId, callId },
     );
   }
@@ -113,10 +112,10 @@ function decide(store: SqliteRunStore, log: RunLog, runId: string, callId: strin
   const child = childRunId(runId, callId);
   const inThatChild = approval ? [] : (log.state.waiting?.pending ?? []).filter((item) => item.runId === child);
   if (inThatChild.length > 0) {
-    const commands = inThatChild.map((item) => `retrace approve ${child} ${item.callId}${dbFlag}    # ${item.tool}`).join("; ");
+    const commands = inThatChild.map((item) => `retrace approve ${child} ${item.callId}${db}    # ${item.tool}`).join("; ");
     throw new RunError(
       "approval_in_child_run",
-      `call ${callId} runs a sub-agent, whose child run ${child} waits for approval; approve there: ${commands}; then: retrace resume ${runId}${dbFlag}`,
+      `call ${callId} runs a sub-agent, whose child run ${child} waits for approval; approve there: ${commands}; then: retrace resume ${runId}${db}`,
       { runId, callId },
     );
   }
@@ -131,7 +130,7 @@ function decide(store: SqliteRunStore, log: RunLog, runId: string, callId: strin
   else if (role === undefined) {
     if (missing.length !== 1) {
       throw new UsageError(
-        `call ${callId} needs approval from ${missing.join(" and ")}: pass --role, e.g. retrace approve ${runId} ${callId} --role ${shellWord(missing[0] as string)}${dbFlag}`,
+        `call ${callId} needs approval from ${missing.join(" and ")}: pass --role, e.g. retrace approve ${runId} ${callId} --role ${shellWord(missing[0] as string)}${db}`,
       );
     }
     role = missing[0] as string;
@@ -154,7 +153,7 @@ function decide(store: SqliteRunStore, log: RunLog, runId: string, callId: strin
   }
   if (values.deny) {
     log.append<"approval.denied">({ type: "approval.denied", callId, argsHash: approval.argsHash, role, reason: values.reason ?? "denied", ...by });
-    io.stdout(`denied ${callId} (${approval.tool}); resume with: retrace resume ${resumeTarget}${dbFlag}\n`);
+    io.stdout(`denied ${callId} (${approval.tool}); resume with: retrace resume ${resumeTarget}${db}\n`);
     return ExitCode.ok;
   }
   log.append<"approval.granted">({ type: "approval.granted", callId, argsHash: approval.argsHash, role, ...by });
@@ -162,8 +161,8 @@ function decide(store: SqliteRunStore, log: RunLog, runId: string, callId: strin
   io.stdout(
     still.length
       ? `approved ${callId} (${approval.tool}) as ${role}; still needed: ${still.join(", ")} ` +
-          `(${still.map((name) => `retrace approve ${runId} ${callId} --role ${shellWord(name)}${dbFlag}`).join("; ")})\n`
-      : `approved ${callId} (${approval.tool}); resume with: retrace resume ${resumeTarget}${dbFlag}\n`,
+          `(${still.map((name) => `retrace approve ${runId} ${callId} --role ${shellWord(name)}${db}`).join("; ")})\n`
+      : `approved ${callId} (${approval.tool}); resume with: retrace resume ${resumeTarget}${db}\n`,
   );
   return ExitCode.ok;
 }

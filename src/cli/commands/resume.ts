@@ -11,7 +11,7 @@ import type { CliIO } from "../io.js";
 import { tamperedExit, withRunLease } from "../run-lease.js";
 import type { SqliteRunStore } from "../../store/index.js";
 import type { Approver } from "../../policy/index.js";
-import { dbHint, openStore } from "../store.js";
+import { dbFlag, openStore } from "../store.js";
 import { approverOption, printOutcome } from "./run.js";
 
 export const resumeHelp = `retrace resume <runId> [options]
@@ -102,5 +102,5 @@ async function continueRun(
   if (store.lastSeq(runId) === before && (outcome.status === "completed" || outcome.status === "failed")) {
     io.stderr(`run ${runId} had already ${outcome.status === "completed" ? "completed" : "failed"}: nothing was left to do\n`);
   }
-  return printOutcome(io, outcome, json, false, dbHint(io.cwd, store), store);
+  return printOutcome(io, outcome, json, false, dbFlag(io.cwd, store), store);
 }

@@ -12,8 +12,7 @@ import { ExitCode } from "../exit-codes.js";
 import type { CliIO } from "../io.js";
 import { recordPath } from "../recorded-paths.js";
 import { withRunLease } from "../run-lease.js";
-import { dbHint, openStore } from "../store.js";
-import type { SqliteRunStore } from "../../store/index.js";
+import { dbFlag, openStore } from "../store.js";
 import { CASSETTE_FLAGS, CASSETTE_HELP, cassetteFlags, reportUnused, runCassette } from "../cassette.js";
 import { shellWord } from "../../text/index.js";
 
@@ -51,10 +50,10 @@ function outcomeExitCode(outcome: TurnOutcome): ExitCode {
 }
 
 /**
- * `dbHint`: the --db to repeat in the hints, when the store is not the default one. `store`:
+ * `db`: the ` --db …` to repeat in the hints (see dbFlag), "" for the default store. `store`:
  * where the hints look up which roles a call still needs.
  */
-export function printOutcome(io: CliIO, outcome: TurnOutcome, asJson: boolean, alreadyStreamed = false, dbHint?: string, store?: RunStore): ExitCode {
+export function printOutcome(io: CliIO, outcome: TurnOutcome, asJson: boolean, alreadyStreamed = false, db = "", store?: RunStore): ExitCode {
   if (asJson) {
     io.stdout(
       `${JSON.stringify({
@@ -69,7 +68,6 @@ export function printOutcome(io: CliIO, outcome: TurnOutcome, asJson: boolean, a
   } else if (outcome.status === "completed") {
     io.stdout(alreadyStreamed ? "\n" : `${outcome.output}\n`);
   } else if (outcome.status === "waiting") {
-    const db = dbHint ? ` --db ${shellWord(dbHint)}` : "";
     const unknown = outcome.pending.some((item) => item.unknownOutcome);
     io.stderr(
       unknown
@@ -177,7 +175,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
         // running the same command again gives it its message. Anything further along is resumed.
         const opened = AgentRun.open(agent, runId, { store, context });
         if (opened.log.state.turns > 0 || opened.log.state.status !== "running") {
-          throw new UsageError(`run: a run ${runId} is already in ${store.path}; pick another --run-id, or continue it with: retrace resume ${runId}${resumeDb(io.cwd, store)}`);
+          throw new UsageError(`run: a run ${runId} is already in ${store.path}; pick another --run-id, or continue it with: retrace resume ${runId}${dbFlag(io.cwd, store)}`);
         }
         run = opened;
       } else {
@@ -197,17 +195,11 @@ export async function runCommand(argv: string[], io: CliIO): Promise<ExitCode> {
       const streaming = values.stream && !values.json && !agent.guardrails;
       const printer = streamPrinter(io);
       const outcome = await run.send(values.message as string, streaming ? printer.options : {});
-      return printOutcome(io, outcome, values.json, printer.answered(outcome.output), dbHint(io.cwd, store), store);
+      return printOutcome(io, outcome, values.json, printer.answered(outcome.output), dbFlag(io.cwd, store), store);
     });
   } finally {
     approver?.close?.();
     store.close();
     if (cassette) reportUnused(cassette.close(), io.stderr);
   }
-}
-
-/** The --db a printed `retrace resume` needs to reach this store (none for the default one). */
-function resumeDb(cwd: string, store: SqliteRunStore): string {
-  const hint = dbHint(cwd, store);
-  return hint ? ` --db ${shellWord(hint)}` : "";
 }
