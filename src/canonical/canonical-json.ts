@@ -67,7 +67,11 @@ const splicing = new WeakSet<object>();
  * keys in order, no undefined, nothing JSON would change.
  */
 function writeCopy(value: unknown, top: boolean): string {
-  if (typeof value !== "object" || value === null) return write(value, [], 0);
+  if (typeof value !== "object" || value === null) {
+    // Below the top, sortedCopy checked it; a long string is spliced as `write` splices it.
+    if (top || (typeof value === "string" && value.length >= SPLICE_LENGTH)) return write(value, [], 0);
+    return JSON.stringify(value);
+  }
   if (isImmutable(value)) {
     const known = knownTexts.get(value);
     if (known !== undefined) return known.text;
@@ -91,7 +95,8 @@ function writeCopy(value: unknown, top: boolean): string {
     const item = record[key];
     if (item === undefined) continue;
     // Stryker disable next-line BooleanLiteral: equivalent, a part of a sorted copy is sorted and plain: checking it again changes nothing
-    out += (first ? "" : ",") + JSON.stringify(key) + ":" + writeCopy(item, false);
+    // A value set by hand at the top is checked as `write` checks it.
+    out += (first ? "" : ",") + JSON.stringify(key) + ":" + (top && (typeof item !== "object" || item === null) ? write(item, [], 0) : writeCopy(item, false));
     first = false;
   }
   return `${out}}`;
@@ -102,10 +107,21 @@ function canonicalForm(value: unknown, parse: boolean): CanonicalCopy & { text?:
   const path: (string | number)[] = [];
   const splicedBefore = splicedParts;
   try {
-    const copy = sortedCopy(value, path, 0);
+    let copy: unknown;
+    let refused: Refusal | undefined;
+    try {
+      copy = sortedCopy(value, 0);
+    } catch (error) {
+      // The fast walk keeps no path (a push and a pop per key): the general writer, which
+      // refuses the same values in the same order, walks again to name the place.
+      if (!(error instanceof Refusal)) throw error;
+      refused = error;
+      copy = INDEX_KEY;
+    }
     if (copy !== INDEX_KEY) return { copy, sorted: true, big: splicedParts !== splicedBefore };
-    path.length = 0;
     const text = write(value, path, 0);
+    // Only a getter that answered differently the second time gets here: refused all the same.
+    if (refused) throw refused;
     return { copy: parse ? (JSON.parse(text) as unknown) : undefined, sorted: false, big: false, text };
   } catch (error) {
     if (error instanceof Refusal) throw new CanonicalJsonError(error.message, formatPath(path));
@@ -156,11 +172,14 @@ const INDEX_KEY = Symbol("unsortable key");
  * whatever the insertion order, so an object with such a key (or "__proto__") sends the value
  * to `write`.
  */
-function sortedCopy(value: unknown, path: (string | number)[], depth: number): unknown {
+function sortedCopy(value: unknown, depth: number): unknown {
   if (typeof value !== "object" || value === null) {
+    if (typeof value === "string") {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent for the text, the count only picks the writer
+      if (value.length >= SPLICE_LENGTH) splicedParts++;
+      return value;
+    }
     check(value);
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent for the text, the count only picks the writer
-    if (typeof value === "string" && value.length >= SPLICE_LENGTH) splicedParts++;
     // JSON writes -0 as 0: the copy holds what a reader of the text will hold.
     return value === 0 ? 0 : value;
   }
@@ -168,7 +187,7 @@ function sortedCopy(value: unknown, path: (string | number)[], depth: number): u
   if (isImmutable(value)) {
     // Shared, not copied: it can never change, and its text is known. One that a reader of the
     // text would not get back as it is (an undefined property, a -0, an index key) is copied.
-    const known = knownText(value, path);
+    const known = knownText(value, []);
     if (known.exact && depth + known.height < MAX_DEPTH) {
       // A short one whose keys are in order is cheaper for JSON.stringify to write again than
       // the walk a splice costs, and it writes the canonical text. A long one, or a list (a
@@ -186,13 +205,11 @@ function sortedCopy(value: unknown, path: (string | number)[], depth: number): u
     const copy: unknown[] = new Array(value.length);
     const before = splicedParts;
     for (let i = 0; i < value.length; i++) {
-      path.push(i);
       if (!(i in value)) throw new Refusal("a sparse array hole cannot be represented in JSON");
-      const item = sortedCopy(value[i], path, depth + 1);
+      const item = sortedCopy(value[i], depth + 1);
       // Stryker disable next-line ConditionalExpression: equivalent, giving up on the fast path sends the value to `write`, which gives the same text
       if (item === INDEX_KEY) return INDEX_KEY;
       copy[i] = item;
-      path.pop();
     }
     if (splicedParts !== before) splicing.add(copy);
     return copy;
@@ -208,12 +225,10 @@ function sortedCopy(value: unknown, path: (string | number)[], depth: number): u
     // Assigning "__proto__" would set the copy's prototype instead of adding a key.
     // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent when the test gets wider, sending more keys to `write` (same text, slower); the EqualityOperator mutants that narrow it are killed
     if ((first >= 48 && first <= 57) || key === "__proto__") return INDEX_KEY;
-    path.push(key);
-    const copied = sortedCopy(item, path, depth + 1);
+    const copied = sortedCopy(item, depth + 1);
     // Stryker disable next-line ConditionalExpression: equivalent, giving up on the fast path sends the value to `write`, which gives the same text
     if (copied === INDEX_KEY) return INDEX_KEY;
     copy[key] = copied;
-    path.pop();
   }
   if (splicedParts !== before) splicing.add(copy);
   return copy;

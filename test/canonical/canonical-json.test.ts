@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, canonicalize, digest } from "../../src/canonical/index.js";
+import { canonicalCopy, canonicalJson, canonicalize, digest } from "../../src/canonical/index.js";
 import { CanonicalJsonError } from "../../src/errors/index.js";
 
 const jsonValue = fc.jsonValue();
@@ -106,6 +106,33 @@ describe("canonicalJson", () => {
     };
     expect(() => canonicalJson(value)).toThrow(failure);
     expect(() => canonicalJson({ "1": value })).toThrow(failure);
+  });
+
+  it("refuses a value whose getter gave a refused value first and a good one when read again for the error's place", () => {
+    let reads = 0;
+    const value = {
+      get flaky(): number {
+        reads++;
+        return reads === 1 ? Number.NaN : 1;
+      },
+    };
+    expect(() => canonicalJson(value)).toThrow(CanonicalJsonError);
+    expect(() => canonicalJson(value)).not.toThrow();
+    expect(reads).toBe(3);
+  });
+
+  it("names the place of a refusal deep inside a value it otherwise copies, in sorted key order", () => {
+    const value = { z: { y: [1, { x: Number.NaN }] }, a: { b: [{ c: 10n }] } };
+    const error = (() => {
+      try {
+        canonicalCopy(value);
+      } catch (caught) {
+        return caught as CanonicalJsonError;
+      }
+      return undefined;
+    })();
+    expect(error?.place.path).toBe("$.a.b[0].c");
+    expect(error?.message).toMatch(/BigInt/);
   });
 
   it("refuses cycles but accepts a shared (acyclic) reference", () => {

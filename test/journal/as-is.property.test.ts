@@ -4,6 +4,8 @@
  * and gives back an equal one. And it must say yes to the events agents write, or the log pays
  * for both checks.
  */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -28,6 +30,8 @@ interface Def {
   values?: unknown[];
   entries?: Record<string, unknown>;
 }
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
 
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
@@ -245,5 +249,44 @@ describe("acceptedAsIs", () => {
     expect(acceptedAsIs(z.number(), NaN)).toBe(false);
     expect(acceptedAsIs(z.number(), Infinity)).toBe(false);
     expect(acceptedAsIs(z.number().int(), 2 ** 53)).toBe(false);
+  });
+
+  it("compiles schemas whose keys and literals are not identifiers: quotes, line breaks, $ and code-like text stay data", () => {
+    const awkward = ['a"b', "line\nbreak", "\u2028", "$ref", "}; return true; //", "item"];
+    const shape = Object.fromEntries(awkward.map((key) => [key, z.literal(key)]));
+    const schema = z.object({ ...shape, n: z.number().int().nonnegative().max(10), o: z.string().optional() });
+    const valid: Record<string, unknown> = { ...Object.fromEntries(awkward.map((key) => [key, key])), n: 3 };
+    const cases: unknown[] = [
+      valid,
+      { ...valid, o: "x" },
+      { ...valid, "$ref": "itemref" },
+      { ...valid, "}; return true; //": "x" },
+      { ...valid, n: -1 },
+      { ...valid, n: 1.5 },
+      { ...valid, n: 11 },
+      { ...valid, o: 1 },
+      { ...valid, o: undefined },
+      { ...valid, extra: 1 },
+      Object.fromEntries(Object.entries(valid).filter(([key]) => key !== "item")),
+    ];
+    const answers = cases.map((value) => acceptedAsIs(schema, value));
+    expect(answers).toEqual([true, true, false, false, false, false, false, false, false, false, false]);
+    for (const value of cases) vouchesTruly(schema, value);
+  });
+
+  it("asks only the option a discriminated union's tag names, and says the same as zod with code generation off", () => {
+    for (const value of [{ role: "user", content: "hi" }, { role: "tool", toolCallId: "c", name: "n", content: "x", isError: false }, { role: "nobody", content: "x" }, { content: "x" }, "user", null]) {
+      expect(acceptedAsIs(MessageSchema, value)).toBe(MessageSchema.safeParse(value).success);
+    }
+    // A process that may not generate code gets the closure checkers, with the same answers.
+    const script = [
+      'import { acceptedAsIs } from "./src/contracts/as-is.ts";',
+      'import { MessageSchema } from "./src/contracts/index.ts";',
+      'const answers = [{ role: "user", content: "hi" }, { role: "user", content: 1 }, { role: "user", content: "hi", extra: 1 }].map((value) => acceptedAsIs(MessageSchema, value));',
+      "console.log(JSON.stringify(answers));",
+    ].join("\n");
+    const child = spawnSync(process.execPath, ["--disallow-code-generation-from-strings", "--import", "tsx", "--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
+    expect(child.stderr).toBe("");
+    expect(JSON.parse(child.stdout)).toEqual([true, false, false]);
   });
 });
