@@ -1,5 +1,5 @@
 import { CanonicalJsonError } from "../errors/index.js";
-import { grownFrom, isImmutable, noteWritten } from "./immutable.js";
+import { grownFrom, immutable, isImmutable, noteWritten } from "./immutable.js";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -129,6 +129,56 @@ function canonicalForm(value: unknown, parse: boolean): CanonicalCopy & { text?:
   }
 }
 
+/** What `plainCopyAt` gives when the part is not plain (see there). */
+export const NOT_PLAIN: unique symbol = Symbol("not plain");
+
+/**
+ * The sorted copy of a part that sits `depth` levels down in a value, when JSON.stringify of
+ * the copy writes its canonical text: nothing in it to splice in, no key a plain object cannot
+ * hold in order, nothing refused. Otherwise NOT_PLAIN, and the whole value is for
+ * `canonicalCopy`, which names a refusal's place. For a writer that copies the rest itself.
+ */
+export function plainCopyAt(value: unknown, depth: number): unknown {
+  const before = splicedParts;
+  try {
+    const copy = sortedCopy(value, depth);
+    return copy === INDEX_KEY || splicedParts !== before ? NOT_PLAIN : copy;
+  } catch (error) {
+    if (error instanceof Refusal) return NOT_PLAIN;
+    throw error;
+  }
+}
+
+const twins = new WeakMap<object, object>();
+
+/**
+ * For a short immutable part found `depth` levels down: an equal value, registered immutable
+ * too, whose keys are in canonical order, so that JSON.stringify of a copy holding it writes the
+ * canonical text (the part itself may hold its keys out of order, as a tool's JSON Schema does).
+ * Made once per part, from its known text. NOT_PLAIN for a part the copy walk would splice in
+ * for its length, or that its text does not give back as it is.
+ */
+export function orderedTwin(value: object, depth: number): unknown {
+  let known: Known;
+  try {
+    known = knownText(value, []);
+  } catch (error) {
+    if (error instanceof Refusal) return NOT_PLAIN;
+    throw error;
+  }
+  if (!known.exact || known.text.length >= SPLICE_KNOWN || depth + known.height >= MAX_DEPTH) return NOT_PLAIN;
+  if (known.ordered) return value;
+  let twin = twins.get(value);
+  if (twin === undefined) {
+    twin = immutable(JSON.parse(known.text) as object);
+    twins.set(value, twin);
+  }
+  return twin;
+}
+
+/** The longest string a plain copy holds (see SPLICE_LENGTH). */
+export const LONGEST_PLAIN_STRING = 64 * 1024 - 1;
+
 /**
  * Strings this long are spliced into the text (`"` + text + `"`) when they need no escape,
  * instead of being copied by JSON.stringify: V8 joins strings as ropes, so a 50 MB answer's
@@ -136,7 +186,7 @@ function canonicalForm(value: unknown, parse: boolean): CanonicalCopy & { text?:
  * keeps bodies; a SQLite insert flattens the rope once, as it would read a flat copy).
  */
 // Stryker disable next-line ArithmeticOperator: equivalent, a string that needs no escape is written the same spliced or copied; the length only decides the memory
-const SPLICE_LENGTH = 64 * 1024;
+const SPLICE_LENGTH = LONGEST_PLAIN_STRING + 1;
 /**
  * An immutable part whose known text is shorter than this is written again by JSON.stringify
  * (keys in order) or copied (an object out of order), which costs less than the walk a splice

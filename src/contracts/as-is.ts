@@ -16,9 +16,9 @@
  */
 import type { z } from "zod";
 
-type Check = (value: unknown) => boolean;
+export type Check = (value: unknown) => boolean;
 
-interface Definition {
+export interface Definition {
   type: string;
   /** Set on a schema that is itself a check (z.int(), z.email()): its test is not in `checks`. */
   check?: string;
@@ -61,12 +61,23 @@ const compiled = new WeakMap<object, Check | null>();
  * can hold, are not looked at (asking for them was a third of the checker's time).
  */
 export function acceptedAsIs(schema: z.ZodType, value: unknown): boolean {
+  const check = asIsCheck(schema);
+  return check !== undefined && check(value);
+}
+
+/** acceptedAsIs for one schema, as a function (built once); undefined for a schema only zod can judge. */
+export function asIsCheck(schema: z.ZodType): Check | undefined {
   let check = compiled.get(schema);
   if (check === undefined) {
     check = compile(schema) ?? null;
     compiled.set(schema, check);
   }
-  return check !== null && check(value);
+  return check ?? undefined;
+}
+
+/** zod's definition of a schema: what a compiler of it (this one, the journal's copier) reads. */
+export function schemaDefinition(schema: z.ZodType): Readonly<Definition> {
+  return defOf(schema);
 }
 
 /** The checker of one schema, or undefined when some part of it is not one this module knows. */
@@ -267,7 +278,7 @@ function closureObjectChecker(keys: readonly string[], checks: readonly Check[])
  * nothing else; undefined for every other (its checker is called). It must say what the
  * compiled checker says of any value but undefined.
  */
-function inlineTest(schema: z.ZodType): string | undefined {
+export function inlineTest(schema: z.ZodType): string | undefined {
   const def = defOf(schema);
   if (def.check !== undefined || def.coerce) return undefined;
   const checks: string[] = [];

@@ -1,4 +1,5 @@
-import { canonicalCopy, canonicalJson, canonicalText, grownFrom, isCanonicalTextOf, isImmutable, sortKeys, type CanonicalCopy } from "../canonical/index.js";
+import { canonicalCopy, canonicalJson, canonicalText, grownFrom, isCanonicalTextOf, isImmutable, NOT_PLAIN, sortKeys, type CanonicalCopy } from "../canonical/index.js";
+import { checkedCopier } from "./checked-copy.js";
 import { CanonicalJsonError, EventFormatError, type ErrorPlace } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, LlmFinishedSchema, LlmRequestSchema, MessageSchema, RunEventSchema, type Message, type RunEvent, type RunEventType } from "../contracts/index.js";
 import { checkedParse } from "../contracts/checked-parse.js";
@@ -79,6 +80,16 @@ export function checkEvents(events: readonly RunEvent[], place: ErrorPlace = {})
   const checked: RunEvent[] = [];
   const bodies: string[] = [];
   for (const event of events) {
+    // One walk does it when the schema can guide it (see checked-copy.ts); else the two steps.
+    const type = (event as { type?: unknown } | null)?.type;
+    const schema = typeof type === "string" ? EVENT_SCHEMAS.get(type as RunEventType) : undefined;
+    const copier = schema && checkedCopier(schema);
+    const copy = copier ? copier(event, 0) : NOT_PLAIN;
+    if (copy !== NOT_PLAIN) {
+      checked.push(copy as RunEvent);
+      bodies.push(JSON.stringify(copy));
+      continue;
+    }
     try {
       const form = canonicalCopy(event);
       checked.push(checkFreshEvent(form.copy, place));
