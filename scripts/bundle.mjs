@@ -6,6 +6,7 @@
  *                      stay packages, loaded when a command needs them)
  *   load.cjs           loads retrace.cjs through a V8 code cache (src/runtime/load.cjs)
  *   native-import.cjs  Node's own import() for the user's modules
+ *   usage.txt          what `retrace --help` prints, for the bin to print without the runtime
  *   index.mjs, testing.mjs, vitest.mjs
  *                      the ESM faces of "retrace-agents", "/testing" and "/vitest"
  *   index.cjs, testing.cjs
@@ -23,7 +24,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -108,5 +109,13 @@ writeFileSync(
     "",
   ].join("\n"),
 );
+// `retrace`, `retrace --help`: the bin prints this text without loading the runtime (the one
+// command that needs nothing else). Made by main itself, so it is what main prints; tsc's copy
+// of it, as the runtime's main would mark the build's code cache as the CLI's (see load.cjs).
+let usage = "";
+const { main } = await import(pathToFileURL(join(root, "dist/src/cli/main.js")).href);
+await main(["--help"], { stdout: (text) => void (usage += text), stderr: () => undefined });
+if (!usage.startsWith("retrace")) throw new Error("the runtime's main printed no usage for --help");
+writeFileSync(join(out, "usage.txt"), usage);
 const size = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
 console.log(`runtime: ${relative(root, join(out, "retrace.cjs"))} ${size(bundle.length)}, ${Object.keys(result.metafile.inputs).length} modules`);

@@ -128,7 +128,7 @@ function readCache(name) {
 /**
  * How much of the runtime a process compiles, as a level: the CLI (2) and the library (1, and 1
  * more for the test doubles). A cache holds what the process that wrote it compiled, so one
- * written by `--help` or by the build serves an eval run poorly: a process that used more than
+ * written by `--version` or by the build serves an eval run poorly: a process that used more than
  * the cache it found writes a cache of its level, which later processes prefer.
  */
 const WEIGHTS = { main: 2, api: 1, testing: 1, vitest: 1 };
