@@ -115,7 +115,7 @@ writeFileSync(
 let usage = "";
 const { main } = await import(pathToFileURL(join(root, "dist/src/cli/main.js")).href);
 await main(["--help"], { stdout: (text) => void (usage += text), stderr: () => undefined });
-if (!usage.startsWith("retrace")) throw new Error("the runtime's main printed no usage for --help");
+if (!usage.startsWith("retrace")) throw new Error("main printed no usage for --help");
 writeFileSync(join(out, "usage.txt"), usage);
 const size = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
 console.log(`runtime: ${relative(root, join(out, "retrace.cjs"))} ${size(bundle.length)}, ${Object.keys(result.metafile.inputs).length} modules`);

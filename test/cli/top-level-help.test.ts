@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -20,7 +21,7 @@ function runtimeProbe(): string {
   const probe = join(tempDir(), "probe.cjs");
   writeFileSync(
     probe,
-    'process.on("exit", () => process.stderr.write("loaded:" + Object.keys(require.cache).filter((f) => f.includes("runtime")).map((f) => require("node:path").basename(f)).join(",") + "\\n"));\n',
+    'process.on("exit", () => process.stderr.write("loaded:" + Object.keys(require.cache).filter((f) => /[\\\\/]dist[\\\\/]runtime[\\\\/]/.test(f)).map((f) => require("node:path").basename(f)).join(",") + "\\n"));\n',
   );
   return probe;
 }
@@ -51,12 +52,11 @@ describe("retrace --help", () => {
       cpSync(join(root, "dist/runtime"), join(copy, "dist/runtime"), { recursive: true });
       cpSync(join(root, "package.json"), join(copy, "package.json"));
       rmSync(join(copy, "dist/runtime/usage.txt"));
-      const result = spawnSync(process.execPath, ["--require", runtimeProbe(), join(copy, "bin/retrace.js"), "--help"], {
-        encoding: "utf8",
+      const result = await promisify(execFile)(process.execPath, ["--require", runtimeProbe(), join(copy, "bin/retrace.js"), "--help"], {
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", RETRACE_CODE_CACHE: "off" },
       });
       const expected = await mainSays(["--help"]);
-      expect({ code: result.status, stdout: result.stdout }).toEqual(expected);
+      expect({ code: 0, stdout: result.stdout }).toEqual(expected);
       expect(result.stderr).toMatch(/^loaded:.*load\.cjs/);
     } finally {
       rmSync(copy, { recursive: true, force: true });
