@@ -252,9 +252,12 @@ function sortedCopy(value: unknown, depth: number): unknown {
   }
   if (Array.isArray(value)) {
     // Stryker disable next-line ArrayDeclaration: equivalent, the length is only preallocation; every index is assigned in order
-    const copy: unknown[] = new Array(value.length);
+    // The length read once: a getter that shrinks the array as it is read leaves the indexes it
+    // cut off as holes, refused, never as undefined slots of a copy JSON writes as null.
+    const length = value.length;
+    const copy: unknown[] = new Array(length);
     const before = splicedParts;
-    for (let i = 0; i < value.length; i++) {
+    for (let i = 0; i < length; i++) {
       if (!(i in value)) throw new Refusal("a sparse array hole cannot be represented in JSON");
       const item = sortedCopy(value[i], depth + 1);
       // Stryker disable next-line ConditionalExpression: equivalent, giving up on the fast path sends the value to `write`, which gives the same text
@@ -368,7 +371,9 @@ function write(value: unknown, path: (string | number)[], depth: number): string
   let out: string;
   if (Array.isArray(object)) {
     out = "[";
-    for (let i = 0; i < object.length; i++) {
+    // The length read once, as sortedCopy reads it (an index a getter cut off is a hole).
+    const length = object.length;
+    for (let i = 0; i < length; i++) {
       path.push(i);
       // A hole or undefined in an array would become null: refuse rather than change the value.
       if (!(i in object)) throw new Refusal("a sparse array hole cannot be represented in JSON");

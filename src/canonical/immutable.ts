@@ -99,8 +99,15 @@ function register(value: unknown, depth: number): void {
     const proto = Object.getPrototypeOf(value) as unknown;
     if (proto !== Object.prototype && proto !== null) throw new TypeError("immutable: only plain objects and arrays can be registered");
   }
+  const keys = Object.keys(value);
+  // A registered value is shared as it is, and checked as it is (zod reads a hidden property
+  // too), while its text holds only what JSON writes: it may hold nothing else. (An array's
+  // own `length` is the one own property JSON never writes that belongs there.)
+  if (Reflect.ownKeys(value).length !== keys.length + (Array.isArray(value) ? 1 : 0)) {
+    throw new TypeError("immutable: the value has a property JSON does not write (not enumerable, or a symbol key)");
+  }
   Object.freeze(value);
-  for (const key of Object.keys(value)) {
+  for (const key of keys) {
     // A getter can answer differently each time it is read, frozen or not.
     const property = Object.getOwnPropertyDescriptor(value, key) as PropertyDescriptor;
     if (!("value" in property)) throw new TypeError(`immutable: property ${key} is an accessor, not data`);

@@ -235,20 +235,28 @@ function compileObject(def: Definition): Check | undefined {
  * and indexed reads. Keys enter the code only as JSON string literals.
  */
 function objectChecker(keys: readonly string[], checks: readonly Check[], inline: readonly (string | undefined)[]): Check {
-  let body = "if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;\nlet present = 0;\nlet item;\n";
+  // How an object test starts, before it reads any value: the keys counted, and each key the
+  // schema knows asked whether it is one JSON writes (own and enumerable: `hasOwn` would also
+  // see a hidden one, which no text holds). Every key must be one the schema knows (zod would
+  // drop any other): as many as the known ones present. Reading no value first, no getter can
+  // change the keys the count is compared with. An enumerable key on Object.prototype (a
+  // polluted one) is counted too, and only ever makes the answer no.
+  let body = "if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;\n";
+  body += "let count = 0;\nfor (const _key in value) count++;\n";
+  keys.forEach((key, index) => {
+    body += `const has${index} = enumerable.call(value, ${JSON.stringify(key)});\n`;
+  });
+  body += `if (count !== ${keys.map((_, index) => `has${index}`).join(" + ") || "0"}) return false;\nlet item;\n`;
   keys.forEach((key, index) => {
     const name = JSON.stringify(key);
     const test = inline[index] ?? `checks[${index}](item)`;
     // Absent or undefined: only an optional field passes (zod drops neither kind of key the same way).
-    body += `if (hasOwn(value, ${name})) { item = value[${name}]; if (item === undefined || !(${test})) return false; present++; } else if (!checks[${index}](undefined)) return false;\n`;
+    body += `if (has${index}) { item = value[${name}]; if (item === undefined || !(${test})) return false; } else if (!checks[${index}](undefined)) return false;\n`;
   });
-  // Every key is one the schema knows (zod would drop any other): as many keys as known ones
-  // present. The data asked about holds enumerable own keys only; an enumerable key on
-  // Object.prototype (a polluted one) is counted too, and only ever makes the answer no.
-  body += "let count = 0;\nfor (const _key in value) count++;\nreturn count === present;";
+  body += "return true;";
   try {
-    const make = new Function("checks", "hasOwn", `return function check(value) {\n${body}\n};`) as (checks: readonly Check[], hasOwn: typeof Object.hasOwn) => Check;
-    return make(checks, Object.hasOwn);
+    const make = new Function("checks", "enumerable", `return function check(value) {\n${body}\n};`) as (checks: readonly Check[], enumerable: typeof Object.prototype.propertyIsEnumerable) => Check;
+    return make(checks, Object.prototype.propertyIsEnumerable);
   } catch {
     // Code generation is off (node --disallow-code-generation-from-strings): the same test, by closures.
     return closureObjectChecker(keys, checks);
@@ -258,18 +266,16 @@ function objectChecker(keys: readonly string[], checks: readonly Check[], inline
 function closureObjectChecker(keys: readonly string[], checks: readonly Check[]): Check {
   return (value) => {
     if (!isPlainRecord(value)) return false;
-    let present = 0;
-    for (let index = 0; index < keys.length; index++) {
-      const key = keys[index] as string;
-      const has = Object.hasOwn(value, key);
-      const item = has ? value[key] : undefined;
-      if (has && item === undefined) return false;
-      if (has) present++;
-      if (!(checks[index] as Check)(item)) return false;
-    }
     let count = 0;
     for (const _key in value) count++;
-    return count === present;
+    const present = keys.map((key) => Object.prototype.propertyIsEnumerable.call(value, key));
+    if (count !== present.filter(Boolean).length) return false;
+    for (let index = 0; index < keys.length; index++) {
+      const item = present[index] ? value[keys[index] as string] : undefined;
+      if (present[index] && item === undefined) return false;
+      if (!(checks[index] as Check)(item)) return false;
+    }
+    return true;
   };
 }
 

@@ -99,8 +99,10 @@ function array(element: z.ZodType, shared: CheckedCopy): CheckedCopy | undefined
     if (isImmutable(value)) return shared(value, depth);
     if (!Array.isArray(value) || !copiable(value, Array.prototype)) return NOT_PLAIN;
     const list = value as unknown[];
-    const copy: unknown[] = new Array(list.length);
-    for (let index = 0; index < list.length; index++) {
+    // The length read once, as sortedCopy reads it: an index a getter cut off is a hole.
+    const length = list.length;
+    const copy: unknown[] = new Array(length);
+    for (let index = 0; index < length; index++) {
       if (!(index in list)) return NOT_PLAIN;
       const part = list[index];
       if (part === undefined) return NOT_PLAIN;
@@ -150,25 +152,32 @@ function inlineCopy(schema: z.ZodType): string | undefined {
 /** The object copier as straight-line code (see acceptedAsIs's object checker); undefined where code cannot be generated. */
 function generated(keys: readonly string[], fields: readonly CheckedCopy[], absentOk: readonly boolean[], inline: readonly (string | undefined)[], shared: CheckedCopy): CheckedCopy | undefined {
   let body = "if (typeof value !== 'object' || value === null) return NOT_PLAIN;\nif (isImmutable(value)) return shared(value, depth);\nif (Object.getPrototypeOf(value) !== Object.prototype) return NOT_PLAIN;\n";
-  body += "const copy = {};\nlet present = 0;\nlet item;\nlet copied;\n";
+  // Before any value is read, as acceptedAsIs's checker does: the keys counted, each known key
+  // asked whether JSON writes it (own and enumerable), and no key the schema does not know
+  // (zod would drop it). A getter read later cannot change what was counted, and a walk that
+  // gives up here has read nothing, so the two steps that judge it then see the event as it was.
+  body += "let count = 0;\nfor (const _key in value) count++;\n";
+  keys.forEach((key, index) => {
+    body += `const has${index} = enumerable.call(value, ${JSON.stringify(key)});${absentOk[index] ? "" : ` if (!has${index}) return NOT_PLAIN;`}\n`;
+  });
+  body += `if (count !== ${keys.map((_, index) => `has${index}`).join(" + ") || "0"}) return NOT_PLAIN;\n`;
+  body += "const copy = {};\nlet item;\nlet copied;\n";
   keys.forEach((key, index) => {
     const name = JSON.stringify(key);
     const copy = inline[index] ?? `copied = fields[${index}](item, depth + 1); if (copied === NOT_PLAIN) return NOT_PLAIN;`;
-    const absent = absentOk[index] ? "" : " else return NOT_PLAIN;";
-    body += `if (hasOwn(value, ${name})) { item = value[${name}]; if (item === undefined) return NOT_PLAIN; ${copy} copy[${name}] = copied; present++; }${absent}\n`;
+    body += `if (has${index}) { item = value[${name}]; if (item === undefined) return NOT_PLAIN; ${copy} copy[${name}] = copied; }\n`;
   });
-  // No key the schema does not know (zod would drop it): as many enumerable keys as known ones.
-  body += "let count = 0;\nfor (const _key in value) count++;\nreturn count === present ? copy : NOT_PLAIN;";
+  body += "return copy;";
   try {
-    const make = new Function("fields", "hasOwn", "isImmutable", "shared", "NOT_PLAIN", "LONGEST", `return function copyChecked(value, depth) {\n${body}\n};`) as (
+    const make = new Function("fields", "enumerable", "isImmutable", "shared", "NOT_PLAIN", "LONGEST", `return function copyChecked(value, depth) {\n${body}\n};`) as (
       fields: readonly CheckedCopy[],
-      hasOwn: typeof Object.hasOwn,
+      enumerable: typeof Object.prototype.propertyIsEnumerable,
       immutable: typeof isImmutable,
       shared: CheckedCopy,
       notPlain: typeof NOT_PLAIN,
       longest: number,
     ) => CheckedCopy;
-    return make(fields, Object.hasOwn, isImmutable, shared, NOT_PLAIN, LONGEST_PLAIN_STRING);
+    return make(fields, Object.prototype.propertyIsEnumerable, isImmutable, shared, NOT_PLAIN, LONGEST_PLAIN_STRING);
   } catch {
     // Code generation is off (node --disallow-code-generation-from-strings).
     return undefined;
@@ -180,24 +189,22 @@ function closureObject(keys: readonly string[], fields: readonly CheckedCopy[], 
     if (isImmutable(value)) return shared(value, depth);
     if (!copiable(value, Object.prototype)) return NOT_PLAIN;
     const record = value as Record<string, unknown>;
+    // As the generated copier: counted and asked before any value is read.
+    let count = 0;
+    for (const _key in record) count++;
+    const present = keys.map((key) => Object.prototype.propertyIsEnumerable.call(record, key));
+    if (count !== present.filter(Boolean).length || present.some((has, index) => !has && !absentOk[index])) return NOT_PLAIN;
     const copy: Record<string, unknown> = {};
-    let present = 0;
     for (let index = 0; index < keys.length; index++) {
+      if (!present[index]) continue;
       const key = keys[index] as string;
-      if (!Object.hasOwn(record, key)) {
-        if (!absentOk[index]) return NOT_PLAIN;
-        continue;
-      }
       const item = record[key];
       if (item === undefined) return NOT_PLAIN;
       const copied = (fields[index] as CheckedCopy)(item, depth + 1);
       if (copied === NOT_PLAIN) return NOT_PLAIN;
       copy[key] = copied;
-      present++;
     }
-    let count = 0;
-    for (const _key in record) count++;
-    return count === present ? copy : NOT_PLAIN;
+    return copy;
   };
 }
 

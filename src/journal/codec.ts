@@ -223,9 +223,14 @@ export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedP
   const events: RunEvent[] = [];
   for (const { stamp, payload } of items) {
     if (!validStamp(stamp)) checkSchema(StampSchema, stamp, { runId: stamp.runId, seq: stamp.seq });
+    // Only an llm.finished has a duration, and it must: the schema of every other type would drop one.
+    const timed = stamp.durationMs !== undefined;
+    if (timed !== (payload.type === "llm.finished")) {
+      throw new EventFormatError(timed ? `durationMs is stamped on an llm.finished only, not on a ${payload.type}` : "an llm.finished must be stamped with its durationMs", { runId: stamp.runId, seq: stamp.seq });
+    }
     const merged: Record<string, unknown> = {};
     const { copy } = payload.form;
-    const stampKeys = Object.hasOwn(stamp, "durationMs") ? STAMP_ORDER : STAMP_ORDER_UNTIMED;
+    const stampKeys = timed ? STAMP_ORDER : STAMP_ORDER_UNTIMED;
     // A sorted copy's keys are in order already: sorting by insertion only moves the stamp's into place.
     const keys = sortKeys([...Object.keys(copy), ...stampKeys]);
     for (const key of keys) {
