@@ -228,6 +228,9 @@ function compileObject(def: Definition): Check | undefined {
   return objectChecker(keys, checks, inline);
 }
 
+/** An object nothing can add to: a for-in over it finds only what Object.prototype holds (the name keyScan's code reads it by). */
+export const EMPTY: object = Object.freeze({});
+
 /**
  * The object checker as straight-line code, generated once per object schema (as zod compiles
  * its own objects): each field read by a constant key, and a simple field's test written in
@@ -235,18 +238,8 @@ function compileObject(def: Definition): Check | undefined {
  * and indexed reads. Keys enter the code only as JSON string literals.
  */
 function objectChecker(keys: readonly string[], checks: readonly Check[], inline: readonly (string | undefined)[]): Check {
-  // How an object test starts, before it reads any value: the keys counted, and each key the
-  // schema knows asked whether it is one JSON writes (own and enumerable: `hasOwn` would also
-  // see a hidden one, which no text holds). Every key must be one the schema knows (zod would
-  // drop any other): as many as the known ones present. Reading no value first, no getter can
-  // change the keys the count is compared with. An enumerable key on Object.prototype (a
-  // polluted one) is counted too, and only ever makes the answer no.
   let body = "if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;\n";
-  body += "let count = 0;\nfor (const _key in value) count++;\n";
-  keys.forEach((key, index) => {
-    body += `const has${index} = enumerable.call(value, ${JSON.stringify(key)});\n`;
-  });
-  body += `if (count !== ${keys.map((_, index) => `has${index}`).join(" + ") || "0"}) return false;\nlet item;\n`;
+  body += `${keyScan(keys, "return false;")}\nlet item;\n`;
   keys.forEach((key, index) => {
     const name = JSON.stringify(key);
     const test = inline[index] ?? `checks[${index}](item)`;
@@ -255,24 +248,44 @@ function objectChecker(keys: readonly string[], checks: readonly Check[], inline
   });
   body += "return true;";
   try {
-    const make = new Function("checks", "enumerable", `return function check(value) {\n${body}\n};`) as (checks: readonly Check[], enumerable: typeof Object.prototype.propertyIsEnumerable) => Check;
-    return make(checks, Object.prototype.propertyIsEnumerable);
+    const make = new Function("checks", "EMPTY", `return function check(value) {\n${body}\n};`) as (checks: readonly Check[], empty: object) => Check;
+    return make(checks, EMPTY);
   } catch {
     // Code generation is off (node --disallow-code-generation-from-strings): the same test, by closures.
     return closureObjectChecker(keys, checks);
   }
 }
 
+/**
+ * The start of a generated object test, before it reads any value: which keys of `keys` the
+ * object has, as `has0`, `has1`, … — the keys JSON writes (own and enumerable: `hasOwn` would
+ * also see a hidden one, which no text holds) — with `bail` for a key the schema does not know
+ * (zod would drop it). Reading no value first, no getter can change what was found. A for-in
+ * also lists Object.prototype's enumerable keys (a polluted one), so with any there, `bail`.
+ */
+export function keyScan(keys: readonly string[], bail: string): string {
+  const flags = keys.map((_, index) => `has${index} = false`).join(", ");
+  const cases = keys.map((key, index) => `case ${JSON.stringify(key)}: has${index} = true; break;`).join(" ");
+  return `for (const _key in EMPTY) ${bail}\n${flags ? `let ${flags};\n` : ""}for (const key in value) { switch (key) { ${cases} default: ${bail} } }`;
+}
+
+/** The keys JSON writes of `value`, when each is one of `keys`; undefined when one is not (the closures' keyScan). */
+export function knownKeys(value: object, keys: ReadonlySet<string>): Set<string> | undefined {
+  const own = Object.keys(value);
+  for (const key of own) if (!keys.has(key)) return undefined;
+  return new Set(own);
+}
+
 function closureObjectChecker(keys: readonly string[], checks: readonly Check[]): Check {
+  const known = new Set(keys);
   return (value) => {
     if (!isPlainRecord(value)) return false;
-    let count = 0;
-    for (const _key in value) count++;
-    const present = keys.map((key) => Object.prototype.propertyIsEnumerable.call(value, key));
-    if (count !== present.filter(Boolean).length) return false;
+    const present = knownKeys(value, known);
+    if (present === undefined) return false;
     for (let index = 0; index < keys.length; index++) {
-      const item = present[index] ? value[keys[index] as string] : undefined;
-      if (present[index] && item === undefined) return false;
+      const has = present.has(keys[index] as string);
+      const item = has ? value[keys[index] as string] : undefined;
+      if (has && item === undefined) return false;
       if (!(checks[index] as Check)(item)) return false;
     }
     return true;

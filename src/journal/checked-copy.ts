@@ -11,7 +11,7 @@
  * two steps then judge as before and, for a refusal, name the place.
  */
 import { isImmutable, LONGEST_PLAIN_STRING, NOT_PLAIN, orderedTwin, plainCopyAt, sortKeys } from "../canonical/index.js";
-import { asIsCheck, inlineTest, schemaDefinition, type Check } from "../contracts/as-is.js";
+import { asIsCheck, EMPTY, inlineTest, keyScan, knownKeys, schemaDefinition, type Check } from "../contracts/as-is.js";
 import type { z } from "zod";
 
 /** Copies a part found `depth` levels down, or says NOT_PLAIN. */
@@ -152,15 +152,13 @@ function inlineCopy(schema: z.ZodType): string | undefined {
 /** The object copier as straight-line code (see acceptedAsIs's object checker); undefined where code cannot be generated. */
 function generated(keys: readonly string[], fields: readonly CheckedCopy[], absentOk: readonly boolean[], inline: readonly (string | undefined)[], shared: CheckedCopy): CheckedCopy | undefined {
   let body = "if (typeof value !== 'object' || value === null) return NOT_PLAIN;\nif (isImmutable(value)) return shared(value, depth);\nif (Object.getPrototypeOf(value) !== Object.prototype) return NOT_PLAIN;\n";
-  // Before any value is read, as acceptedAsIs's checker does: the keys counted, each known key
-  // asked whether JSON writes it (own and enumerable), and no key the schema does not know
-  // (zod would drop it). A getter read later cannot change what was counted, and a walk that
-  // gives up here has read nothing, so the two steps that judge it then see the event as it was.
-  body += "let count = 0;\nfor (const _key in value) count++;\n";
-  keys.forEach((key, index) => {
-    body += `const has${index} = enumerable.call(value, ${JSON.stringify(key)});${absentOk[index] ? "" : ` if (!has${index}) return NOT_PLAIN;`}\n`;
+  // Before any value is read, as acceptedAsIs's checker does (see keyScan): which known keys
+  // JSON writes, and no other. A walk that gives up here has read nothing, so the two steps
+  // that judge the event then see it as it was.
+  body += `${keyScan(keys, "return NOT_PLAIN;")}\n`;
+  keys.forEach((_, index) => {
+    if (!absentOk[index]) body += `if (!has${index}) return NOT_PLAIN;\n`;
   });
-  body += `if (count !== ${keys.map((_, index) => `has${index}`).join(" + ") || "0"}) return NOT_PLAIN;\n`;
   body += "const copy = {};\nlet item;\nlet copied;\n";
   keys.forEach((key, index) => {
     const name = JSON.stringify(key);
@@ -169,15 +167,15 @@ function generated(keys: readonly string[], fields: readonly CheckedCopy[], abse
   });
   body += "return copy;";
   try {
-    const make = new Function("fields", "enumerable", "isImmutable", "shared", "NOT_PLAIN", "LONGEST", `return function copyChecked(value, depth) {\n${body}\n};`) as (
+    const make = new Function("fields", "EMPTY", "isImmutable", "shared", "NOT_PLAIN", "LONGEST", `return function copyChecked(value, depth) {\n${body}\n};`) as (
       fields: readonly CheckedCopy[],
-      enumerable: typeof Object.prototype.propertyIsEnumerable,
+      empty: object,
       immutable: typeof isImmutable,
       shared: CheckedCopy,
       notPlain: typeof NOT_PLAIN,
       longest: number,
     ) => CheckedCopy;
-    return make(fields, Object.prototype.propertyIsEnumerable, isImmutable, shared, NOT_PLAIN, LONGEST_PLAIN_STRING);
+    return make(fields, EMPTY, isImmutable, shared, NOT_PLAIN, LONGEST_PLAIN_STRING);
   } catch {
     // Code generation is off (node --disallow-code-generation-from-strings).
     return undefined;
@@ -185,19 +183,18 @@ function generated(keys: readonly string[], fields: readonly CheckedCopy[], abse
 }
 
 function closureObject(keys: readonly string[], fields: readonly CheckedCopy[], absentOk: readonly boolean[], shared: CheckedCopy): CheckedCopy {
+  const known = new Set(keys);
   return (value, depth) => {
     if (isImmutable(value)) return shared(value, depth);
     if (!copiable(value, Object.prototype)) return NOT_PLAIN;
     const record = value as Record<string, unknown>;
-    // As the generated copier: counted and asked before any value is read.
-    let count = 0;
-    for (const _key in record) count++;
-    const present = keys.map((key) => Object.prototype.propertyIsEnumerable.call(record, key));
-    if (count !== present.filter(Boolean).length || present.some((has, index) => !has && !absentOk[index])) return NOT_PLAIN;
+    // As the generated copier: the keys JSON writes found before any value is read.
+    const present = knownKeys(record, known);
+    if (present === undefined || keys.some((key, index) => !present.has(key) && !absentOk[index])) return NOT_PLAIN;
     const copy: Record<string, unknown> = {};
     for (let index = 0; index < keys.length; index++) {
-      if (!present[index]) continue;
       const key = keys[index] as string;
+      if (!present.has(key)) continue;
       const item = record[key];
       if (item === undefined) return NOT_PLAIN;
       const copied = (fields[index] as CheckedCopy)(item, depth + 1);
