@@ -28,8 +28,12 @@ export function immutable<T>(value: T): T {
  * is made again on every step, and is registered then.
  */
 export function immutableList<T>(items: readonly T[], grownFrom?: readonly T[]): readonly T[] {
-  const list = items.slice();
-  for (const item of list) register(item, 1);
+  // A plain array whatever `items` is (slice would keep a subclass).
+  const list = Array.from(items);
+  // Each item checked before any is frozen, as `immutable` does.
+  const parts = new Set<object>();
+  for (const item of list) collect(item, 1, parts);
+  commit(parts);
   Object.freeze(list);
   registered.add(list);
   if (grownFrom !== undefined && registered.has(grownFrom) && startsWith(list, grownFrom)) {
@@ -87,31 +91,49 @@ export function isImmutable(value: unknown): value is object {
 
 const MAX_DEPTH = 512;
 
+/**
+ * Registers `value` and everything in it, or, when any part of it cannot be registered, throws
+ * having frozen and registered nothing: every part is checked before the first is frozen.
+ */
 function register(value: unknown, depth: number): void {
+  const parts = new Set<object>();
+  collect(value, depth, parts);
+  commit(parts);
+}
+
+/** Freezes and registers parts that `collect` checked. */
+function commit(parts: ReadonlySet<object>): void {
+  for (const part of parts) Object.freeze(part);
+  for (const part of parts) registered.add(part);
+}
+
+/** The parts of `value` not yet registered, each checked to be plain data (see `immutable`). */
+function collect(value: unknown, depth: number, parts: Set<object>): void {
   if (typeof value !== "object" || value === null) {
     if (typeof value === "function") throw new TypeError("immutable: a function is not plain data");
     return;
   }
-  if (registered.has(value)) return;
+  if (registered.has(value) || parts.has(value)) return;
   // A cycle (or absurd nesting): canonical JSON refuses it anyway, and registering it would never end.
   if (depth >= MAX_DEPTH) throw new TypeError(`immutable: the value contains a cycle (or nests deeper than ${MAX_DEPTH} levels)`);
-  if (!Array.isArray(value)) {
-    const proto = Object.getPrototypeOf(value) as unknown;
-    if (proto !== Object.prototype && proto !== null) throw new TypeError("immutable: only plain objects and arrays can be registered");
-  }
+  const proto = Object.getPrototypeOf(value) as unknown;
   const keys = Object.keys(value);
+  if (Array.isArray(value)) {
+    // A subclass (its prototype, which anyone may change, could give it a toJSON), a hole or a
+    // key besides its indexes: not what JSON.parse of its text gives, which a shared part must be.
+    if (proto !== Array.prototype || keys.length !== value.length) throw new TypeError("immutable: only plain arrays (no subclass, hole or extra key) can be registered");
+  } else if (proto !== Object.prototype && proto !== null) throw new TypeError("immutable: only plain objects and arrays can be registered");
   // A registered value is shared as it is, and checked as it is (zod reads a hidden property
   // too), while its text holds only what JSON writes: it may hold nothing else. (An array's
   // own `length` is the one own property JSON never writes that belongs there.)
   if (Reflect.ownKeys(value).length !== keys.length + (Array.isArray(value) ? 1 : 0)) {
     throw new TypeError("immutable: the value has a property JSON does not write (not enumerable, or a symbol key)");
   }
-  Object.freeze(value);
   for (const key of keys) {
     // A getter can answer differently each time it is read, frozen or not.
     const property = Object.getOwnPropertyDescriptor(value, key) as PropertyDescriptor;
     if (!("value" in property)) throw new TypeError(`immutable: property ${key} is an accessor, not data`);
-    register(property.value, depth + 1);
+    collect(property.value, depth + 1, parts);
   }
-  registered.add(value);
+  parts.add(value);
 }

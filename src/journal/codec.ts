@@ -154,7 +154,9 @@ const checkedMessages = new WeakSet<object>();
 
 function isCheckedMessage(value: unknown): boolean {
   if (checkedMessages.has(value as object)) return true;
-  if (!isImmutable(value)) return false;
+  // Shared as it is, so it must be what zod would give back, prototype included: zod makes
+  // a plain object of a null-prototype one, which a reader of the text gets too.
+  if (!isImmutable(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
   const parsed = checkedParse(MessageSchema, value);
   // The schema drops keys it does not know: such a message is not what its event would hold.
   if (!parsed.success || canonicalJson(parsed.data) !== canonicalJson(value)) return false;
@@ -199,18 +201,21 @@ const SHORTCUT_SCHEMAS = new Map<RunEventType, Schema>([
  */
 export function preparePayload(payload: { type: RunEventType }, place: ErrorPlace = {}): PreparedPayload {
   const form = canonical(() => canonicalCopy(payload), place) as PreparedPayload["form"];
+  // The type as the copy holds it, read once: the payload's own `type` could be a getter that
+  // answers one thing to the copy and another to a later read (the schema, the stamp's duration).
+  const type = form.copy.type as RunEventType;
   // Only a conversation the run state registered can pass the shortcut: any other would fail it
   // (an issue built and thrown away) and then be checked in full anyway.
-  const shortcut = SHORTCUT_SCHEMAS.get(payload.type);
+  const shortcut = SHORTCUT_SCHEMAS.get(type);
   const quick = shortcut && isImmutable((form.copy.request as { messages?: unknown } | undefined)?.messages) ? shortcut : undefined;
-  if (quick && acceptedAsIs(quick, form.copy)) return { type: payload.type, form, data: form.copy };
+  if (quick && acceptedAsIs(quick, form.copy)) return { type, form, data: form.copy };
   const viaShortcut = quick ? checkedParse(quick, form.copy) : undefined;
-  if (viaShortcut?.success) return { type: payload.type, form, data: viaShortcut.data as Record<string, unknown> };
-  const schema = PAYLOAD_SCHEMAS.get(payload.type);
-  if (schema && acceptedAsIs(schema, form.copy)) return { type: payload.type, form, data: form.copy };
+  if (viaShortcut?.success) return { type, form, data: viaShortcut.data as Record<string, unknown> };
+  const schema = PAYLOAD_SCHEMAS.get(type);
+  if (schema && acceptedAsIs(schema, form.copy)) return { type, form, data: form.copy };
   // An unknown type: the event schema names the problem as a store would.
   const data = (schema ? checkSchema(schema, form.copy, place) : checkSchema(RunEventSchema, form.copy, place)) as Record<string, unknown>;
-  return { type: payload.type, form, data };
+  return { type, form, data };
 }
 
 /**

@@ -119,9 +119,11 @@ describe("immutable parts written into others", () => {
     }
   });
 
-  it("a hole in a registered list is refused as a hole, at its place", () => {
+  it("a list with a hole cannot be registered; inside a registered value it is refused as a hole, at its place", () => {
     // eslint-disable-next-line no-sparse-arrays -- the hole is the point
-    const holed = immutable({ list: [1, , 3] });
+    expect(() => immutable({ list: [1, , 3] })).toThrow(/only plain arrays \(no subclass, hole or extra key\)/);
+    // eslint-disable-next-line no-sparse-arrays -- the hole is the point
+    const holed = { registered: immutable({ a: 1 }), list: [1, , 3] };
     for (const write of [() => canonicalJson({ holed }), () => canonicalCopy({ holed })]) {
       const error = (() => {
         try {

@@ -4,11 +4,13 @@
  * refuses it (EventFormatError) or keeps bytes that read back as the event it returned.
  */
 import { describe, expect, it } from "vitest";
-import { canonicalCopy, canonicalJson, immutable } from "../../src/canonical/index.js";
+import { isDeepStrictEqual } from "node:util";
+import { canonicalCopy, canonicalJson, immutable, immutableList, isImmutable } from "../../src/canonical/index.js";
+import { manualClock } from "../../src/context/index.js";
 import { RunEventSchema, type RunEvent } from "../../src/contracts/index.js";
 import { CanonicalJsonError, EventFormatError } from "../../src/errors/index.js";
 import { checkEvents, checkStoredBody, preparePayload, stampPayloads, type Stamp } from "../../src/journal/index.js";
-import { MemoryRunStore } from "../../src/store/index.js";
+import { MemoryRunStore, RunLog } from "../../src/store/index.js";
 
 const base = { v: 1, runId: "r1", seq: 1, at: "2026-01-01T00:00:00.000Z" } as const;
 
@@ -106,6 +108,11 @@ describe("the log and values that are not plain data", () => {
     expect(() => immutable({ kind: "threw", message: "m", [Symbol("s")]: 1 })).toThrow(/JSON does not write/);
     expect(() => immutable({ nested: [hidden] })).toThrow(/JSON does not write/);
     expect(immutable({ list: [1, 2], kind: "threw", message: "m" })).toEqual({ list: [1, 2], kind: "threw", message: "m" });
+    // A refusal anywhere in the value freezes and registers none of it (parts checked first).
+    const inner = { a: 1 };
+    const refused = { inner, later: hidden };
+    expect(() => immutable(refused)).toThrow(/JSON does not write/);
+    expect([Object.isFrozen(inner), isImmutable(inner), Object.isFrozen(refused)]).toEqual([false, false, false]);
   });
 
   it("keeps bytes that read back as the event, for an optional field that is not enumerable", () => {
@@ -125,5 +132,44 @@ describe("the log and values that are not plain data", () => {
     expect(() => stampPayloads([{ stamp: { ...stamp, durationMs: 5 }, payload: message }])).toThrow(/durationMs/);
     const timed = stampPayloads([{ stamp: { ...stamp, durationMs: 5 }, payload: preparePayload({ type: "llm.finished", step: 1, attempt: 1, requestKey: "k", response: { text: "", toolCalls: [], stopReason: "end", usage: null }, cost: null } as never) }]);
     expect(checkStoredBody(timed[0] as string)).toMatchObject({ type: "llm.finished", durationMs: 5 });
+  });
+
+  it("takes a payload's type once, as its copy holds it: a getter cannot have one type checked and another stamped", () => {
+    const flipping = (first: string, then: string, reads: number, rest: object) => {
+      let count = 0;
+      return Object.defineProperty({ ...rest }, "type", { enumerable: true, get: () => (++count <= reads ? first : then) });
+    };
+    const finished = { step: 1, attempt: 1, requestKey: "k", response: { text: "x", toolCalls: [], stopReason: "end", usage: null }, cost: null };
+    for (let reads = 1; reads <= 6; reads++) {
+      for (const [first, then, rest] of [["llm.finished", "message", finished], ["message", "llm.finished", { role: "user", content: "hi" }]] as const) {
+        const store = new MemoryRunStore();
+        const log = RunLog.create("r", store, manualClock(Date.UTC(2026, 0, 1), 1));
+        let appended: RunEvent | undefined;
+        try {
+          appended = log.append(flipping(first, then, reads, rest) as never);
+        } catch (error) {
+          expect(error).toBeInstanceOf(EventFormatError);
+          continue;
+        }
+        expect(store.read("r")).toEqual([appended]);
+        expect(checkStoredBody(store.readRaw("r")[0] as string)).toEqual(appended);
+      }
+    }
+  });
+
+  it("shares no conversation part a reader would not get back: a subclass list is refused or made plain, a null-prototype message copied", () => {
+    class Conversation extends Array<unknown> {}
+    (Conversation.prototype as unknown as { toJSON(): unknown }).toJSON = () => ["forged"];
+    expect(() => immutable(Conversation.from([{ role: "user", content: "hi" }]))).toThrow(/only plain arrays/);
+    const extra = Object.assign([{ role: "user", content: "hi" }], { extra: "x" });
+    expect(() => immutable(extra)).toThrow(/only plain arrays/);
+    // JSON.stringify first, so a toJSON the event's list inherited would show in the text.
+    for (const messages of [immutableList(Conversation.from([{ content: "hi", role: "user" }])), immutableList([Object.assign(Object.create(null) as object, { content: "hi", role: "user" })])]) {
+      expect(Object.getPrototypeOf(messages)).toBe(Array.prototype);
+      const store = new MemoryRunStore();
+      const event = RunLog.create("r", store, manualClock(Date.UTC(2026, 0, 1), 1)).append({ type: "llm.started", step: 1, attempt: 1, requestKey: "k", request: { model: "m", messages, tools: [] } } as never);
+      expect(canonicalJson(JSON.parse(JSON.stringify(event)))).toBe(store.readRaw("r")[0]);
+      expect(isDeepStrictEqual(store.read("r")[0], event)).toBe(true);
+    }
   });
 });
