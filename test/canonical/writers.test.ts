@@ -119,7 +119,7 @@ describe("immutable parts written into others", () => {
     }
   });
 
-  it("a list with a hole cannot be registered; inside a registered value it is refused as a hole, at its place", () => {
+  it("a list with a hole cannot be registered; written beside a registered part it is refused as a hole, at its place", () => {
     // eslint-disable-next-line no-sparse-arrays -- the hole is the point
     expect(() => immutable({ list: [1, , 3] })).toThrow(/only plain arrays \(no subclass, hole or extra key\)/);
     // eslint-disable-next-line no-sparse-arrays -- the hole is the point
