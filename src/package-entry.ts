@@ -31,3 +31,6 @@ export function vitest(hooks: VitestApi) {
   const { cassettePathFor } = require("./vitest/use-cassette.js") as typeof import("./vitest/use-cassette.js");
   return { ...bindVitest(hooks), retraceMatchers, toRunView, viewRun, cassettePathFor };
 }
+
+/** The runtime's loader hands over its code cache (src/runtime/load.cjs), which eval files compiled as scripts use too. */
+export { useCodeCache } from "./runtime/code-cache.js";

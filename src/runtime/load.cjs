@@ -218,6 +218,22 @@ const wrapper = script.runInThisContext();
 const runtime = { exports: {} };
 wrapper.call(runtime.exports, runtime.exports, Module.createRequire(file), runtime, file, __dirname);
 
+// The same folder, checks and whole-file writes keep the compiled code of eval files run as
+// scripts (src/eval/loader/script-load.ts): a suite run again is not compiled again.
+if (folder && typeof runtime.exports.useCodeCache === "function") {
+  runtime.exports.useCodeCache({
+    read: (name) => readCache(path.join(folder, path.basename(name))),
+    write: (name, data) => replaceFile(path.join(folder, path.basename(name)), data),
+    forget: (prefix, keep) => {
+      try {
+        for (const name of fs.readdirSync(folder)) if (name.startsWith(prefix) && name !== keep) fs.rmSync(path.join(folder, name), { force: true });
+      } catch {
+        // Tidying is best effort.
+      }
+    },
+  });
+}
+
 const used = new Set();
 const parts = {};
 for (const [name, part] of Object.entries(runtime.exports)) {

@@ -52,3 +52,4 @@ export async function compiledEagerly<T>(load: () => Promise<T>, first: readonly
     setFlagsFromString("--lazy");
   }
 }
+

@@ -17,6 +17,8 @@ import { PACKAGE_NAME } from "../../package-info.js";
 import { importNative } from "../../runtime/index.js";
 import { collectCases, type EvalCase } from "../dsl/index.js";
 import { compiledEagerly } from "./eager-compile.js";
+import { compileScript, runScript } from "./script-load.js";
+import type { ScriptPlan } from "./script-plan.js";
 import { prepareTypeScript, stopCompiler, useEvalHooks } from "./register.js";
 import { ownModule, planImport, planTypeScript, type ImportPlan } from "./self-imports.js";
 import { registerMovedModule, registerSourceMap } from "./source-maps.js";
@@ -100,14 +102,25 @@ function withLoadTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * Loads one eval file: `module` is what is imported (its rewritten copy, when it has one), and
  * `eager`, when it imports nothing but Retrace and Node's built-ins, those modules (see eager-compile.ts).
  */
-async function loadEvalFile(path: string, cwd: string, options: LoadOptions = {}, how: { module?: string; eager?: readonly string[] | undefined } = {}): Promise<LoadedFile> {
+async function loadEvalFile(
+  path: string,
+  cwd: string,
+  options: LoadOptions = {},
+  how: { module?: string; eager?: readonly string[] | undefined; script?: ScriptPlan } = {},
+): Promise<LoadedFile> {
   const file = displayPath(path, cwd);
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
-  const load = () => withLoadTimeout(importFresh(pathToFileURL(how.module ?? path)), timeoutMs);
+  const { eager, script } = how;
+  const imported = () => withLoadTimeout(importFresh(pathToFileURL(how.module ?? path)), timeoutMs);
+  let load = eager ? () => compiledEagerly(imported, eager) : imported;
   let cases: EvalCase[];
   try {
-    const { eager } = how;
-    cases = await collectCases(path, eager ? () => compiledEagerly(load, eager) : load);
+    const compiled = script && compileScript(path, script);
+    if (script && compiled) {
+      if (script.map !== undefined) registerSourceMap(path, script.map);
+      load = () => withLoadTimeout(runScript(compiled, script), timeoutMs);
+    }
+    cases = await collectCases(path, load);
   } catch (error) {
     if (error instanceof LoadTimeout) {
       const message = `${file}: did not finish loading within ${timeoutMs} ms (does its top level await something that never settles?); its cases were not run`;
@@ -187,10 +200,12 @@ export async function loadEvalFiles(paths: readonly string[], cwd: string, optio
       if (compiled?.kind === "failed") {
         result = failedLoad(path, displayPath(path, cwd), compiled.error);
       } else if (compiled) {
-        result = compiled.kind === "copy" ? await loadCopy(path, compiled, cwd, options, held) : await loadEvalFile(path, cwd, options);
+        if (compiled.kind === "copy") result = await loadCopy(path, compiled, cwd, options, held);
+        else result = await loadEvalFile(path, cwd, options, compiled.kind === "script" ? { script: compiled.script } : {});
       } else {
         const plan = await planFor(path, held);
         if (plan.kind === "copy") result = await loadCopy(path, plan, cwd, options, held);
+        else if (plan.kind === "script") result = await loadEvalFile(path, cwd, options, { script: plan.script });
         else {
           if (plan.kind === "hooks") useEvalHooks();
           result = await loadEvalFile(path, cwd, options, { eager: plan.kind === "native" ? plan.eager : undefined });
@@ -247,7 +262,9 @@ async function planForTypeScript(path: string, held: Held): Promise<TypeScriptPl
   }
   const plan = await planTypeScript(path, code);
   const map = inlineSourceMap(code);
-  return plan.kind === "copy" && map !== undefined ? { ...plan, map } : plan;
+  if (map === undefined) return plan;
+  if (plan.kind === "script") return { kind: "script", script: { ...plan.script, map } };
+  return plan.kind === "copy" ? { ...plan, map } : plan;
 }
 
 /**

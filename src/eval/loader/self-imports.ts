@@ -11,6 +11,9 @@
  *   files the rewrite cannot change the meaning of qualify: no `import.meta` (it would be the
  *   copy's), no dynamic import of a computed specifier, no package import other than Retrace
  *   and Node's built-ins (those would resolve from the temp folder);
+ * - as a script, when it imports nothing but the running Retrace and Node's built-ins,
+ *   statically, and exports nothing: its compiled code is then kept between runs
+ *   (script-plan.ts, script-load.ts);
  * - through the module hooks otherwise (a helper module imports Retrace, say).
  *
  * The decision is made up front because Node keeps a module that failed to link: a helper
@@ -20,7 +23,8 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { init, parse, type Import } from "es-module-lexer";
+import { init, parse, type Import, type StaticImport } from "es-module-lexer";
+import { scriptPlan, type ScriptPlan } from "./script-plan.js";
 import { ownPackage } from "../../package-info.js";
 import type { ColumnShift } from "./source-maps.js";
 
@@ -34,11 +38,13 @@ const JAVASCRIPT = /\.m?js$/;
  * `shifts`, where the rewritten specifiers moved the rest of their lines; `map`, a compiled
  * TypeScript copy's source map (JSON text). `eager`, when the file imports nothing but the
  * running Retrace and Node's built-ins, statically: those modules, to be loaded before the file
- * is, which then compiles no module but its own (see eager-compile.ts).
+ * is, which then compiles no module but its own (see eager-compile.ts). `script`: such a file
+ * that exports nothing runs as a script, through V8's code cache (script-plan.ts).
  */
 export type ImportPlan =
   | { kind: "native"; eager?: readonly string[] }
   | { kind: "copy"; text: string; own: readonly (readonly [string, string])[]; shifts: readonly ColumnShift[]; map?: string; eager?: readonly string[] }
+  | { kind: "script"; script: ScriptPlan }
   | { kind: "hooks" };
 
 /**
@@ -71,8 +77,13 @@ function installedAt(name: string, dir: string): string | undefined {
  * statement the cut leaves unfinished makes it throw, and it reads further.
  */
 export function imports(text: string): readonly Import[] | undefined {
+  return lexed(text)?.imports;
+}
+
+/** A module's imports and how many exports it declares (see `imports`), or undefined when the lexer cannot read it. */
+function lexed(text: string): { imports: readonly Import[]; exports: number } | undefined {
   const last = Math.max(text.lastIndexOf("import"), text.lastIndexOf("export"));
-  if (last === -1) return [];
+  if (last === -1) return { imports: [], exports: 0 };
   for (let end = lineEnd(text, last); ; end = lineEnd(text, 2 * end + 4096)) {
     const whole = end >= text.length;
     // The lexer reads some statements as finished at a cut that leaves them unfinished
@@ -80,8 +91,8 @@ export function imports(text: string): readonly Import[] | undefined {
     // open): the cut must fall where no statement goes on.
     if (!whole && !clean(text, end)) continue;
     try {
-      const found = parse(whole ? text : text.slice(0, end))[0];
-      if (whole || found.every((entry) => entry.importEnd < end)) return found;
+      const [found, exported] = parse(whole ? text : text.slice(0, end));
+      if (whole || found.every((entry) => entry.importEnd < end)) return { imports: found, exports: exported.length };
     } catch {
       if (whole) return undefined;
     }
@@ -188,8 +199,11 @@ function localGraph(file: string, entries: readonly Import[]): Map<string, reado
  */
 export async function planTypeScript(file: string, code: string): Promise<ImportPlan> {
   await init;
-  const entries = imports(code);
-  if (!entries) return { kind: "hooks" };
+  const found = lexed(code);
+  if (!found) return { kind: "hooks" };
+  const script = scriptFor(withoutInlineMap(code), found, file);
+  if (script) return { kind: "script", script };
+  const entries = found.imports;
   for (const entry of entries) {
     // A computed dynamic import: the rewrite refuses it below.
     if (typeof entry.specifier !== "string") continue;
@@ -219,9 +233,12 @@ function realpathOr(path: string): string {
 /** How to import the JavaScript eval file at `file` (its text `text`). */
 export async function planImport(file: string, text: string): Promise<ImportPlan> {
   await init;
-  const entries = imports(text);
+  const found = lexed(text);
   // Node reports a file the lexer cannot read better than we could.
-  if (!entries) return { kind: "native" };
+  if (!found) return { kind: "native" };
+  const script = scriptFor(text, found, file);
+  if (script) return { kind: "script", script };
+  const entries = found.imports;
   const helpers = localGraph(file, entries);
   if ([...helpers].some(([helper, list]) => needsHelp(list, helper))) return { kind: "hooks" };
   const eager = compiledWhole(text, entries, file);
@@ -269,20 +286,40 @@ const LOADS_ANYTHING = new Set(["module", "node:module"]);
 function selfContained(entries: readonly Import[], file: string): string[] | undefined {
   const first: string[] = [];
   for (const entry of entries) {
-    if ((entry.type !== "static" && entry.type !== "reexport-star") || entry.phase !== null) return undefined;
-    const specifier = entry.specifier;
-    if (typeof specifier !== "string") return undefined;
-    const self = SELF.exec(specifier);
-    if (self) {
-      // The vitest face imports vitest.
-      const face = self[2] === "/vitest" || !resolvesHere(self[1] as string, dirname(file)) ? undefined : ownModule(self[2] ?? "");
-      if (face === undefined) return undefined;
-      first.push(face);
-    } else if (isBuiltin(specifier) && !LOADS_ANYTHING.has(specifier)) {
-      first.push(specifier);
-    } else return undefined;
+    const target = loadedFrom(entry, file);
+    if (target === undefined) return undefined;
+    first.push(target);
   }
   return [...new Set(first)];
+}
+
+/**
+ * What a static import of the running Retrace (its face's URL) or of a Node built-in (its
+ * name) loads; undefined for any other import, which could bring in code of its own.
+ */
+function loadedFrom(entry: Import, file: string): string | undefined {
+  if ((entry.type !== "static" && entry.type !== "reexport-star") || entry.phase !== null) return undefined;
+  const specifier = entry.specifier;
+  if (typeof specifier !== "string") return undefined;
+  const self = SELF.exec(specifier);
+  // The vitest face imports vitest.
+  if (self) return self[2] === "/vitest" || !resolvesHere(self[1] as string, dirname(file)) ? undefined : ownModule(self[2] ?? "");
+  return isBuiltin(specifier) && !LOADS_ANYTHING.has(specifier) ? specifier : undefined;
+}
+
+/**
+ * The script a self-contained file (see script-plan.ts) runs as, when it exports nothing and
+ * is short enough to compile whole; undefined otherwise.
+ */
+function scriptFor(text: string, found: { imports: readonly Import[]; exports: number }, file: string): ScriptPlan | undefined {
+  if (found.exports > 0 || text.length > EAGER_LIMIT) return undefined;
+  const targets: string[] = [];
+  for (const entry of found.imports) {
+    const target = entry.type === "static" ? loadedFrom(entry, file) : undefined;
+    if (target === undefined) return undefined;
+    targets.push(target);
+  }
+  return scriptPlan(text, found.imports as readonly StaticImport[], targets);
 }
 
 /** `text` with its imports pointing where Node would take them from `url`, or undefined when the rewrite could change its meaning. */

@@ -42,11 +42,16 @@ const PROBE = `(vm) => {
 }`;
 const compilesEagerly = (0, eval)(PROBE) as (module: typeof vm) => boolean;
 
-/** An eval file that names its one case by how its own load compiled: "eager" or "lazy". */
+/**
+ * An eval file that names its one case by how its own load compiled: "eager" or "lazy". It
+ * exports something, so that it is imported as a module (one that exports nothing runs as a
+ * script, compiled whole before any of it runs: script.test.ts).
+ */
 function evalFile(extraImports = ""): string {
   return [
     'import { defineEval } from "retrace-agents";',
     'import vm from "node:vm";',
+    "export const module = true;",
     extraImports,
     `const eager = (${PROBE})(vm);`,
     'defineEval({ name: eager ? "eager" : "lazy", config: {}, test: (t) => t.completed() });',

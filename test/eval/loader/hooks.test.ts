@@ -43,19 +43,20 @@ describe("loading eval files through the eval hooks", () => {
     expect(loaded?.cases.map((definition) => definition.name)).toEqual(["from the helper"]);
   });
 
-  it("an eval file loaded from its rewritten copy still reports a throw at its own line", async () => {
-    const dir = suite({
-      "copied.eval.mjs": `import { defineEval } from "retrace";\nimport { sep } from "node:path";\ndefineEval({ name: "throws", config: { llm: { provider: "openai" } }, test: () => {\n  if (sep) throw new Error("here");\n} });\n`,
-    });
-    const [loaded] = await loadEvalFiles([dir], dir);
-    const error = await Promise.resolve()
-      .then(() => loaded?.cases[0]?.test(undefined as never))
-      .then(() => undefined, (thrown: unknown) => thrown as Error);
-    const frames = (error?.stack ?? "").split("\n").slice(1).map(framePosition);
-    expect(frames).toContainEqual({ file: join(dir, "copied.eval.mjs"), line: 4, column: 18 });
+  it("an eval file loaded from its rewritten copy, or run as a script, still reports a throw at its own line", async () => {
+    const body = `import { sep } from "node:path";\ndefineEval({ name: "throws", config: { llm: { provider: "openai" } }, test: () => {\n  if (sep) throw new Error("here");\n} });\n`;
+    // An export keeps a file a module (a copy, as Retrace is not installed here); without one it runs as a script.
+    const dir = suite({ "copied.eval.mjs": `import { defineEval } from "retrace"; export const x = 1;\n${body}`, "script.eval.mjs": `import { defineEval } from "retrace";\n${body}` });
+    for (const loaded of await loadEvalFiles([dir], dir)) {
+      const error = await Promise.resolve()
+        .then(() => loaded.cases[0]?.test(undefined as never))
+        .then(() => undefined, (thrown: unknown) => thrown as Error);
+      const frames = (error?.stack ?? "").split("\n").slice(1).map(framePosition);
+      expect(frames).toContainEqual({ file: loaded.path, line: 4, column: 18 });
+    }
   });
 
-  it("a TypeScript eval file that imports only Retrace and Node is run from its compiled copy, and a throw maps to its own line and column", async () => {
+  it("a TypeScript eval file that imports only Retrace and Node runs as a script of its compiled code, and a throw maps to its own line and column", async () => {
     const line = `  const n: number = sep.length; if (n) throw new Error("here");`;
     const dir = suite({
       "typed.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nimport { sep } from "node:path";\ndefineEval({ name: "throws", config: { llm: { provider: "openai" } }, test: () => {\n${line}\n} });\n`,
@@ -65,8 +66,9 @@ describe("loading eval files through the eval hooks", () => {
       .then(() => loaded?.cases[0]?.test(undefined as never))
       .then(() => undefined, (thrown: unknown) => thrown as Error);
     const stack = error?.stack ?? "";
-    // The compiled copy, not the .ts file through the hooks.
-    expect(stack).toMatch(/retrace-eval-load-[^/]+\/typed\.eval\.mjs:\d+:/);
+    // The compiled script, named by the .ts file: not a copy, nor the hooks' module (which names no frame of the compiled code).
+    expect(stack).toContain(`${pathToFileURL(join(dir, "typed.eval.ts")).href}:`);
+    expect(stack).not.toContain("retrace-eval-load-");
     expect(stack.split("\n").slice(1).map(framePosition)).toContainEqual({ file: join(dir, "typed.eval.ts"), line: 4, column: line.indexOf("new Error") + 1 });
   });
 

@@ -99,14 +99,17 @@ describe("eval file imports", () => {
 describe("how a compiled TypeScript eval file is imported", () => {
   const code = 'import { defineEval } from "retrace-agents";\nimport { sep } from "node:path";\ndefineEval({ name: sep, config: {}, test: () => {} });\n';
 
-  it("from a rewritten copy when it imports only Retrace (not installed, or installed as this very copy) and Node's built-ins", async () => {
+  it("as a script, or from a rewritten copy when it exports something, when it imports only Retrace (not installed, or installed as this very copy) and Node's built-ins", async () => {
     const dir = tempDir();
-    const plan = await planTypeScript(join(dir, "a.eval.ts"), code);
+    const exporting = `${code}export const x = 1;\n`;
+    expect((await planTypeScript(join(dir, "a.eval.ts"), code)).kind).toBe("script");
+    const plan = await planTypeScript(join(dir, "a.eval.ts"), exporting);
     expect(plan.kind).toBe("copy");
     expect(plan.kind === "copy" && plan.text).toContain(JSON.stringify(ownModule("")));
     mkdirSync(join(dir, "node_modules"));
     symlinkSync(ownPackage().root, join(dir, "node_modules", "retrace-agents"));
-    expect((await planTypeScript(join(dir, "a.eval.ts"), code)).kind).toBe("copy");
+    expect((await planTypeScript(join(dir, "a.eval.ts"), code)).kind).toBe("script");
+    expect((await planTypeScript(join(dir, "a.eval.ts"), exporting)).kind).toBe("copy");
   });
 
   it("through the hooks when the project has another copy of Retrace, a relative import, or import.meta", async () => {
@@ -127,7 +130,7 @@ describe("how a compiled TypeScript eval file is imported", () => {
 
 describe("which eval files are compiled whole as they load (eager)", () => {
   const head = 'import { defineEval } from "retrace-agents";\nimport { sep } from "node:path";\nexport * from "node:os";\n';
-  const eager = (plan: ImportPlan) => [plan.kind, plan.kind !== "hooks" && plan.eager !== undefined];
+  const eager = (plan: ImportPlan) => [plan.kind, (plan.kind === "native" || plan.kind === "copy") && plan.eager !== undefined];
 
   it("a file importing only the running Retrace and Node's built-ins, statically, copied or native", async () => {
     const dir = tempDir();
@@ -136,7 +139,7 @@ describe("which eval files are compiled whole as they load (eager)", () => {
     expect(eager(await planTypeScript(join(dir, "a.eval.ts"), head))).toEqual(["copy", true]);
     // What it imports is loaded before it, as usual: a built-in compiled whole costs several times its lazy compile.
     const plan = await planImport(file, `${head}import { join } from "node:path";\nimport * as again from "retrace";\n`);
-    expect(plan.kind !== "hooks" && plan.eager).toEqual([ownModule(""), "node:path", "node:os"]);
+    expect((plan.kind === "native" || plan.kind === "copy") && plan.eager).toEqual([ownModule(""), "node:path", "node:os"]);
     // esbuild's inline source map is a comment to V8, not code to compile: found in review.
     const long = `${head}export const text = ${JSON.stringify("x".repeat(700 * 1024))};\n`;
     const map = `//# sourceMappingURL=data:application/json;base64,${Buffer.from("y".repeat(500 * 1024)).toString("base64")}\n`;

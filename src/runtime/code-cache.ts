@@ -1,0 +1,25 @@
+/**
+ * Where compiled code outlives the process: the folder the bundled runtime keeps its own V8
+ * code cache in (src/runtime/load.cjs hands its reader and writer over, with the same checks:
+ * a folder and files only this user may write, written whole or not at all). Retrace run from
+ * its sources (under a test runner) has none, and compiles as if the cache were empty.
+ */
+export interface CodeCacheStore {
+  /** The bytes kept under `name`, or undefined (none, unreadable, or not to be trusted). */
+  read(name: string): Buffer | undefined;
+  /** Keeps `data` under `name`; false when it could not. */
+  write(name: string, data: Buffer): boolean;
+  /** Removes the entries whose names start with `prefix`, but `keep`. */
+  forget(prefix: string, keep: string): void;
+}
+
+let store: CodeCacheStore | undefined;
+
+/** Called once by the runtime's loader, when the cache is on. */
+export function useCodeCache(given: CodeCacheStore): void {
+  store = given;
+}
+
+export function codeCache(): CodeCacheStore | undefined {
+  return store;
+}

@@ -1,0 +1,194 @@
+/**
+ * An eval file that imports only Retrace and Node's built-ins, statically, and exports nothing
+ * runs as a script (src/eval/loader/script-plan.ts), so that its compiled code can be kept in
+ * V8's code cache between runs. It must behave as the module would: the same bindings, the
+ * same errors at the same lines and columns, strict code, top-level await; and a file the
+ * script cannot express exactly stays a module.
+ */
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { framePosition, loadEvalFiles } from "../../../src/eval/loader/index.js";
+import { planImport } from "../../../src/eval/loader/self-imports.js";
+import { readJsonReport, retrace, suite, tempDir } from "../cli-helpers.js";
+import { processes } from "../../cli/run-cli.js";
+
+const CONFIG = '{ llm: { provider: "openai" } }';
+/** A case named `name` (an expression) that does nothing. */
+const named = (name: string): string => `defineEval({ name: ${name}, config: ${CONFIG}, test: () => {} });\n`;
+
+async function load(text: string, name = "a.eval.mjs"): Promise<Awaited<ReturnType<typeof loadEvalFiles>>[number]> {
+  const dir = suite({ [name]: text });
+  const [loaded] = await loadEvalFiles([dir], dir);
+  if (!loaded) throw new Error("nothing loaded");
+  return loaded;
+}
+
+describe("which eval files run as scripts", () => {
+  const head = 'import { defineEval } from "retrace";\nimport { sep } from "node:path";\n';
+
+  it("a file importing only the running Retrace and Node's built-ins, statically, that exports nothing", async () => {
+    const file = join(tempDir(), "a.eval.mjs");
+    expect((await planImport(file, `${head}${named("sep")}`)).kind).toBe("script");
+    expect((await planImport(file, `#!/usr/bin/env node\n${head}import * as os from "node:os";\nimport fs, { readFileSync as read } from "node:fs";\nimport "node:util";\n${named("sep")}`)).kind).toBe("script");
+  });
+
+  it("not a file the script could not express exactly: it stays a module", async () => {
+    const file = join(tempDir(), "a.eval.mjs");
+    const kinds = async (...tails: string[]) => Promise.all(tails.map(async (tail) => (await planImport(file, `${head}${tail}`)).kind));
+    const modules = await kinds(
+      "export const shared = 1;\n",
+      'export * from "node:os";\n',
+      "const here = import.meta.url;\n",
+      'const os = await import("node:os");\n',
+      'import data from "node:fs" with { type: "json" };\n',
+      'import { /* why */ join } from "node:path";\n',
+      'import { "string name" as join } from "node:path";\n',
+      'import { createRequire } from "node:module";\n',
+      'import { useCassette } from "retrace-agents/vitest";\n',
+      `// ${"x".repeat(1024 * 1024)}\n`,
+    );
+    expect(modules.filter((kind) => kind === "script")).toEqual([]);
+  });
+});
+
+describe("an eval file run as a script behaves as its module would", () => {
+  it("binds every form of import to the module import gives", async () => {
+    const loaded = await load(
+      [
+        'import { defineEval as define, match } from "retrace";',
+        "import {",
+        "  sep,",
+        "  join as joined,",
+        '} from "node:path";',
+        'import * as os from "node:os";',
+        'import fs, { readFileSync } from "node:fs";',
+        'import * as retrace from "retrace";',
+        'import "node:util";',
+        'define({ name: [typeof match.exact, sep, joined("a", "b"), typeof os.cpus, fs.readFileSync === readFileSync, retrace.defineEval === define].join(" "), config: ' + CONFIG + ", test: () => {} });",
+        "",
+      ].join("\n"),
+    );
+    expect(loaded.error).toBeUndefined();
+    expect(loaded.cases.map((spec) => spec.name)).toEqual(["function / a/b function true true"]);
+  });
+
+  it("is strict, with `this` undefined, top-level await and a hashbang", async () => {
+    const loaded = await load(
+      [
+        "#!/usr/bin/env node",
+        'import { defineEval } from "retrace";',
+        "let strict = false;",
+        "try { undeclared = 1; } catch { strict = true; }",
+        "const value = await Promise.resolve(this === undefined);",
+        'defineEval({ name: `${strict} ${value}`, config: ' + CONFIG + ", test: () => {} });",
+        "",
+      ].join("\n"),
+    );
+    expect(loaded.error).toBeUndefined();
+    expect(loaded.cases.map((spec) => spec.name)).toEqual(["true true"]);
+  });
+
+  it("keeps the statements around an import apart, as the module does", async () => {
+    // Blanked to nothing, the import would leave `f()\n(() => {})()`: one call of f's result.
+    const loaded = await load(
+      [
+        "let calls = 0;",
+        "const f = () => () => { calls++; };",
+        "f()",
+        'import { defineEval } from "retrace"',
+        "(() => {})()",
+        'defineEval({ name: "calls " + calls, config: ' + CONFIG + ", test: () => {} });",
+        "",
+      ].join("\n"),
+    );
+    expect(loaded.error).toBeUndefined();
+    expect(loaded.cases.map((spec) => spec.name)).toEqual(["calls 0"]);
+  });
+
+  it("fails on a name a module does not export with Node's own error, before any of the file runs", async () => {
+    const marker = `__retraceScriptRan${process.pid}`;
+    const loaded = await load(`import { defineEval, nope } from "retrace";\nglobalThis.${marker} = true;\n${named('"x"')}`);
+    expect(loaded.error?.message).toContain("The requested module 'retrace' does not provide an export named 'nope'");
+    expect((globalThis as Record<string, unknown>)[marker]).toBeUndefined();
+  });
+
+  it("reports a throw at the line and column the file has it, on the first line too", async () => {
+    const line = `import { defineEval } from "retrace"; defineEval({ name: "first", config: ${CONFIG}, test: () => { throw new Error("here"); } });`;
+    const loaded = await load(`${line}\n`);
+    const error = await Promise.resolve()
+      .then(() => loaded.cases[0]?.test(undefined as never))
+      .then(() => undefined, (thrown: unknown) => thrown as Error);
+    const frames = (error?.stack ?? "").split("\n").slice(1).map(framePosition);
+    expect(frames).toContainEqual({ file: loaded.path, line: 1, column: line.indexOf("new Error") + 1 });
+  });
+
+  it("leaves a file whose script does not compile to Node, which names the file's own error", async () => {
+    const broken = await load(`import { defineEval } from "retrace";\ndefineEval({ name: "x", config: ${CONFIG}, test: () => {} };\n`);
+    expect(broken.error?.message).toMatch(/a\.eval\.mjs:2:\d+/);
+    const twice = await load(`import { sep } from "node:path";\nvar sep;\n`);
+    expect(twice.error?.message).toMatch(/already been declared/);
+  });
+
+  it("a load that throws at the top level fails the file with the error", async () => {
+    const loaded = await load(`import { defineEval } from "retrace";\nthrow new Error("broken fixture");\n`);
+    expect(loaded.error?.code).toBe("eval_load");
+    expect(loaded.error?.message).toContain("broken fixture");
+  });
+});
+
+describe("the code cache of eval files run as scripts", () => {
+  const file = (answer: string) =>
+    [
+      'import { defineEval } from "retrace";',
+      `defineEval({ name: "answers", config: { name: "t", llm: { provider: "openai" } }, mock: { responses: [{ text: "${answer}" }] },`,
+      `  test: async (t) => { await t.send("hi"); t.outputContains("${answer}"); } });`,
+      "",
+    ].join("\n");
+  const evalCaches = (cache: string) => (existsSync(cache) ? readdirSync(cache).filter((name) => name.startsWith("eval-") && name.endsWith(".v8")) : []);
+
+  it(
+    "is written by the first run, read by the next, replaced when the file changes or the cache is damaged",
+    async () => {
+      const dir = suite({ "cached.eval.mjs": file("one") });
+      const cache = join(dir, ".cache");
+      const env = { RETRACE_CODE_CACHE: cache };
+      const run = async () => {
+        const result = await retrace(["eval-test", dir, "--mock", "--reporter", `json=${join(dir, "report.json")}`], { env });
+        expect(result.code, result.stdout + result.stderr).toBe(0);
+        return readJsonReport(join(dir, "report.json")).cases.map((entry) => entry.status);
+      };
+      expect(await run()).toEqual(["passed"]);
+      const [first] = evalCaches(cache);
+      expect(first).toBeDefined();
+      const written = statSync(join(cache, first as string)).mtimeMs;
+      expect(await run()).toEqual(["passed"]);
+      // Read, not written again.
+      expect(evalCaches(cache)).toEqual([first]);
+      expect(statSync(join(cache, first as string)).mtimeMs).toBe(written);
+
+      writeFileSync(join(dir, "cached.eval.mjs"), file("two"));
+      expect(await run()).toEqual(["passed"]);
+      const [second] = evalCaches(cache);
+      expect(evalCaches(cache)).toHaveLength(1);
+      expect(second).not.toBe(first);
+
+      writeFileSync(join(cache, second as string), Buffer.alloc(4096, 7));
+      expect(await run()).toEqual(["passed"]);
+      expect(evalCaches(cache)).toEqual([second]);
+      expect(readFileSync(join(cache, second as string)).equals(Buffer.alloc(4096, 7))).toBe(false);
+    },
+    processes(4),
+  );
+
+  it(
+    "is not written when the cache is off",
+    async () => {
+      const dir = suite({ "cached.eval.mjs": file("one") });
+      const result = await retrace(["eval-test", dir, "--mock"], { env: { RETRACE_CODE_CACHE: "off", XDG_CACHE_HOME: join(dir, "xdg") } });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(evalCaches(join(dir, "xdg", "retrace-agents"))).toEqual([]);
+    },
+    processes(1),
+  );
+});
