@@ -1,5 +1,5 @@
 import { canonicalCopy, canonicalJson, canonicalText, grownFrom, isCanonicalTextOf, isImmutable, NOT_PLAIN, sortKeys, type CanonicalCopy } from "../canonical/index.js";
-import { checkedCopier } from "./checked-copy.js";
+import { checkedCopier, type CheckedCopy } from "./checked-copy.js";
 import { CanonicalJsonError, EventFormatError, type ErrorPlace } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, LlmFinishedSchema, LlmRequestSchema, MessageSchema, RunEventSchema, type Message, type RunEvent, type RunEventType } from "../contracts/index.js";
 import { checkedParse } from "../contracts/checked-parse.js";
@@ -42,7 +42,7 @@ export function checkStoredBody(body: string, place: ErrorPlace = {}): RunEvent 
  */
 const sealed = new WeakMap<readonly string[], readonly RunEvent[]>();
 
-function seal(bodies: string[], events: readonly RunEvent[]): readonly string[] {
+export function sealBodies(bodies: string[], events: readonly RunEvent[]): readonly string[] {
   const frozen = Object.freeze(bodies);
   sealed.set(frozen, events);
   return frozen;
@@ -69,7 +69,7 @@ export function checkStoredBodies(bodies: readonly string[], place: ErrorPlace =
  */
 export function encodeEvents(events: readonly RunEvent[], place: ErrorPlace = {}): readonly string[] {
   const checked = checkEvents(events, place);
-  return seal(checked.bodies, checked.events);
+  return sealBodies(checked.bodies, checked.events);
 }
 
 /**
@@ -200,6 +200,8 @@ const SHORTCUT_SCHEMAS = new Map<RunEventType, Schema>([
  * writer can learn whether an outcome can be stored before it commits to it.
  */
 export function preparePayload(payload: { type: RunEventType }, place: ErrorPlace = {}): PreparedPayload {
+  const copied = copiedInOneWalk(payload);
+  if (copied !== undefined) return copied;
   const form = canonical(() => canonicalCopy(payload), place) as PreparedPayload["form"];
   // The type as the copy holds it, read once: the payload's own `type` could be a getter that
   // answers one thing to the copy and another to a later read (the schema, the stamp's duration).
@@ -218,6 +220,40 @@ export function preparePayload(payload: { type: RunEventType }, place: ErrorPlac
   return { type, form, data };
 }
 
+/** The one-walk copier of a type's payload (checked-copy.ts, which builds each once, at its first use); undefined for an unknown type. */
+function payloadCopier(type: unknown): CheckedCopy | undefined {
+  const schema = typeof type === "string" ? PAYLOAD_SCHEMAS.get(type as RunEventType) : undefined;
+  return schema && checkedCopier(schema);
+}
+
+/**
+ * How long a conversation an `llm.started` may hold for the one walk: the walk checks every
+ * message of a registered conversation on every step, where the shortcut above checks only
+ * what a step added, so a long run's requests go the shortcut's way.
+ */
+const ONE_WALK_MESSAGES = 8;
+
+/**
+ * The prepared payload as the two steps below would give it (a sorted canonical copy the schema
+ * accepts as it is), made by one walk guided by the schema, as checkEvents copies a whole event;
+ * undefined where that walk cannot vouch for the payload (a long string, a long part registered
+ * immutable, an unknown key, anything refused): the two steps then decide and name the place.
+ */
+function copiedInOneWalk(payload: { type: RunEventType }): PreparedPayload | undefined {
+  const type: unknown = payload.type;
+  const copier = payloadCopier(type);
+  if (!copier) return undefined;
+  if (type === "llm.started") {
+    const messages = (payload as { request?: { messages?: unknown } }).request?.messages;
+    if (Array.isArray(messages) && messages.length > ONE_WALK_MESSAGES) return undefined;
+  }
+  const copy = copier(payload, 0);
+  if (copy === NOT_PLAIN) return undefined;
+  const checked = copy as Record<string, unknown>;
+  // The type as the copy holds it (the schema's literal): a getter's later answer changes nothing.
+  return { type: checked.type as RunEventType, form: { copy: checked, sorted: true, big: false }, data: checked };
+}
+
 /**
  * Stamps prepared payloads and serialises each once, into bodies a store takes without checking
  * again. The stamp wins over a payload field of the same name. Each payload is consumed: its
@@ -227,30 +263,59 @@ export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedP
   const bodies: string[] = [];
   const events: RunEvent[] = [];
   for (const { stamp, payload } of items) {
-    if (!validStamp(stamp)) checkSchema(StampSchema, stamp, { runId: stamp.runId, seq: stamp.seq });
-    // Only an llm.finished has a duration, and it must: the schema of every other type would drop one.
-    const timed = stamp.durationMs !== undefined;
-    if (timed !== (payload.type === "llm.finished")) {
-      throw new EventFormatError(timed ? `durationMs is stamped on an llm.finished only, not on a ${payload.type}` : "an llm.finished must be stamped with its durationMs", { runId: stamp.runId, seq: stamp.seq });
-    }
-    const merged: Record<string, unknown> = {};
-    const { copy } = payload.form;
-    const stampKeys = timed ? STAMP_ORDER : STAMP_ORDER_UNTIMED;
-    // A sorted copy's keys are in order already: sorting by insertion only moves the stamp's into place.
-    const keys = sortKeys([...Object.keys(copy), ...stampKeys]);
-    for (const key of keys) {
-      // Own keys only: a payload key such as "constructor" is the payload's, not Object's.
-      const value = Object.hasOwn(stamp, key) ? stamp[key as keyof Stamp] : copy[key];
-      // Assigning "__proto__" would set the prototype (such a copy is not `sorted`, so the general writer writes it).
-      if (key === "__proto__") Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
-      else merged[key] = value;
-    }
-    bodies.push(canonicalText({ copy: merged, sorted: payload.form.sorted, big: payload.form.big }));
-    // The copy the schema vouched for, stamped, is the event: its keys in the order its text
-    // has, as every other path of the log hands them out. What zod gave back instead is stamped.
-    events.push((payload.data === copy ? merged : Object.assign(payload.data, stamp)) as unknown as RunEvent);
+    const stamped = stampPayload(stamp, payload);
+    bodies.push(stamped.body);
+    events.push(stamped.event);
   }
-  return seal(bodies, events);
+  return sealBodies(bodies, events);
+}
+
+/** One prepared payload stamped: the event a store keeps, and its body (see stampPayloads). */
+export function stampPayload(stamp: Stamp, payload: PreparedPayload): { event: RunEvent; body: string } {
+  if (!validStamp(stamp)) checkSchema(StampSchema, stamp, { runId: stamp.runId, seq: stamp.seq });
+  // Only an llm.finished has a duration, and it must: the schema of every other type would drop one.
+  const timed = stamp.durationMs !== undefined;
+  if (timed !== (payload.type === "llm.finished")) {
+    throw new EventFormatError(timed ? `durationMs is stamped on an llm.finished only, not on a ${payload.type}` : "an llm.finished must be stamped with its durationMs", { runId: stamp.runId, seq: stamp.seq });
+  }
+  const { copy } = payload.form;
+  const stampKeys = timed ? STAMP_ORDER : STAMP_ORDER_UNTIMED;
+  const merged = payload.form.sorted ? mergedInOrder(copy, stamp, stampKeys) : mergedSorting(copy, stamp, stampKeys);
+  const body = canonicalText({ copy: merged, sorted: payload.form.sorted, big: payload.form.big });
+  // The copy the schema vouched for, stamped, is the event: its keys in the order its text
+  // has, as every other path of the log hands them out. What zod gave back instead is stamped.
+  const event = (payload.data === copy ? merged : Object.assign(payload.data, stamp)) as unknown as RunEvent;
+  return { event, body };
+}
+
+/**
+ * A sorted copy with the stamp's fields merged in, in order: both key lists are sorted, so one
+ * pass over each places every key (a stamp field wins over a payload field of its name).
+ */
+function mergedInOrder(copy: Record<string, unknown>, stamp: Stamp, stampKeys: readonly string[]): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  const own = Object.keys(copy);
+  let next = 0;
+  for (const key of stampKeys) {
+    for (; next < own.length && (own[next] as string) < key; next++) merged[own[next] as string] = copy[own[next] as string];
+    if (own[next] === key) next++;
+    merged[key] = stamp[key as keyof Stamp];
+  }
+  for (; next < own.length; next++) merged[own[next] as string] = copy[own[next] as string];
+  return merged;
+}
+
+/** The same for a copy whose keys are not in order (an index key, "__proto__"): sorted here, and written key by key. */
+function mergedSorting(copy: Record<string, unknown>, stamp: Stamp, stampKeys: readonly string[]): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  for (const key of sortKeys([...Object.keys(copy), ...stampKeys])) {
+    // Own keys only: a payload key such as "constructor" is the payload's, not Object's.
+    const value = Object.hasOwn(stamp, key) ? stamp[key as keyof Stamp] : copy[key];
+    // Assigning "__proto__" would set the prototype.
+    if (key === "__proto__") Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
+    else merged[key] = value;
+  }
+  return merged;
 }
 
 /** The stamp check's fast path; anything it does not pass goes to the schema, which names the field. */
