@@ -27,15 +27,16 @@ export type StepOutcome =
 export function buildRequest(agent: AgentDefinition, log: RunLog): LlmRequest {
   const sampling = agent.sampling ?? {};
   const system = augmentedSystem(agent, log.events);
-  return {
-    model: agent.model.model,
-    ...(system !== undefined ? { system } : {}),
-    messages: log.state.messages,
-    tools: toolSpecs(agent.tools) as ToolSpec[],
-    ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
-    ...(sampling.maxTokens !== undefined ? { maxTokens: sampling.maxTokens } : {}),
-    ...(sampling.seed !== undefined ? { seed: sampling.seed } : {}),
-  };
+  // Assigned field by field, in the order the request has always had: a spread of a fresh
+  // object per optional field costs an object and a copy each, on every model call.
+  const request = { model: agent.model.model } as LlmRequest;
+  if (system !== undefined) request.system = system;
+  request.messages = log.state.messages;
+  request.tools = toolSpecs(agent.tools) as ToolSpec[];
+  if (sampling.temperature !== undefined) request.temperature = sampling.temperature;
+  if (sampling.maxTokens !== undefined) request.maxTokens = sampling.maxTokens;
+  if (sampling.seed !== undefined) request.seed = sampling.seed;
+  return request;
 }
 
 const MAX_BACKOFF_MS = 30_000;
@@ -98,15 +99,10 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
     try {
       // The model gets the logged request itself, frozen: an edit of it cannot rewrite the log.
       deepFreeze(started.request.messages);
-      const options: GenerateOptions = {
-        callIndex: log.state.llmCalls,
-        runId: log.runId,
-        requestKey: started.requestKey,
-        attempt,
-        ...(interruptions > 0 ? { interrupted: interruptions } : {}),
-        now: () => startedAt,
-        ...(stream ? { onTextDelta: (delta: string) => stream.push(delta) } : {}),
-      };
+      const options: GenerateOptions = { callIndex: log.state.llmCalls, runId: log.runId, requestKey: started.requestKey, attempt };
+      if (interruptions > 0) options.interrupted = interruptions;
+      options.now = () => startedAt;
+      if (stream) options.onTextDelta = (delta: string) => stream.push(delta);
       // Made when a model reads it (a provider's request takes it); a scripted model never does.
       if (cancel) offerSignal(options, cancel);
       const response = await agent.model.generate(started.request, options);
