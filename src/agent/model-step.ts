@@ -99,9 +99,8 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
     try {
       // The model gets the logged request itself, frozen: an edit of it cannot rewrite the log.
       deepFreeze(started.request.messages);
-      const options: GenerateOptions = { callIndex: log.state.llmCalls, runId: log.runId, requestKey: started.requestKey, attempt };
+      const options: GenerateOptions = { callIndex: log.state.llmCalls, runId: log.runId, requestKey: started.requestKey, attempt, now: () => startedAt };
       if (interruptions > 0) options.interrupted = interruptions;
-      options.now = () => startedAt;
       if (stream) options.onTextDelta = (delta: string) => stream.push(delta);
       // Made when a model reads it (a provider's request takes it); a scripted model never does.
       if (cancel) offerSignal(options, cancel);
