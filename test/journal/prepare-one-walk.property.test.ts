@@ -21,8 +21,10 @@ type EventSchema = z.ZodObject & { shape: Record<string, z.ZodType> };
 const schemas = RunEventSchema.options as unknown as EventSchema[];
 
 /** The payload schema of an event type: the event's without the fields the log stamps. */
-const payloadSchema = (schema: EventSchema): z.ZodType =>
-  schema.omit(Object.fromEntries(STAMP_KEYS.filter((key) => key in schema.shape).map((key) => [key, true as const]))) as unknown as z.ZodType;
+const payloadSchema = (schema: EventSchema): z.ZodType => {
+  const stamped = Object.fromEntries(STAMP_KEYS.filter((key) => key in schema.shape).map((key) => [key, true as const]));
+  return (schema as unknown as { omit(mask: Record<string, true>): z.ZodType }).omit(stamped);
+};
 
 /** A payload near the schema: an event's value without its stamp. */
 const payloads = fc.constantFrom(...schemas).chain((schema) =>
