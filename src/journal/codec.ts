@@ -1,5 +1,5 @@
 import { canonicalCopy, canonicalJson, canonicalText, grownFrom, isCanonicalTextOf, isImmutable, NOT_PLAIN, sortKeys, type CanonicalCopy } from "../canonical/index.js";
-import { checkedCopier, type CheckedCopy } from "./checked-copy.js";
+import { checkedCopier } from "./checked-copy.js";
 import { CanonicalJsonError, EventFormatError, type ErrorPlace } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, LlmFinishedSchema, LlmRequestSchema, MessageSchema, RunEventSchema, type Message, type RunEvent, type RunEventType } from "../contracts/index.js";
 import { checkedParse } from "../contracts/checked-parse.js";
@@ -200,8 +200,6 @@ const SHORTCUT_SCHEMAS = new Map<RunEventType, Schema>([
  * writer can learn whether an outcome can be stored before it commits to it.
  */
 export function preparePayload(payload: { type: RunEventType }, place: ErrorPlace = {}): PreparedPayload {
-  const copied = copiedInOneWalk(payload);
-  if (copied !== undefined) return copied;
   const form = canonical(() => canonicalCopy(payload), place) as PreparedPayload["form"];
   // The type as the copy holds it, read once: the payload's own `type` could be a getter that
   // answers one thing to the copy and another to a later read (the schema, the stamp's duration).
@@ -218,40 +216,6 @@ export function preparePayload(payload: { type: RunEventType }, place: ErrorPlac
   // An unknown type: the event schema names the problem as a store would.
   const data = (schema ? checkSchema(schema, form.copy, place) : checkSchema(RunEventSchema, form.copy, place)) as Record<string, unknown>;
   return { type, form, data };
-}
-
-/** The one-walk copier of a type's payload (checked-copy.ts, which builds each once, at its first use); undefined for an unknown type. */
-function payloadCopier(type: unknown): CheckedCopy | undefined {
-  const schema = typeof type === "string" ? PAYLOAD_SCHEMAS.get(type as RunEventType) : undefined;
-  return schema && checkedCopier(schema);
-}
-
-/**
- * How long a conversation an `llm.started` may hold for the one walk: the walk checks every
- * message of a registered conversation on every step, where the shortcut above checks only
- * what a step added, so a long run's requests go the shortcut's way.
- */
-const ONE_WALK_MESSAGES = 8;
-
-/**
- * The prepared payload as the two steps below would give it (a sorted canonical copy the schema
- * accepts as it is), made by one walk guided by the schema, as checkEvents copies a whole event;
- * undefined where that walk cannot vouch for the payload (a long string, a long part registered
- * immutable, an unknown key, anything refused): the two steps then decide and name the place.
- */
-function copiedInOneWalk(payload: { type: RunEventType }): PreparedPayload | undefined {
-  const type: unknown = payload.type;
-  const copier = payloadCopier(type);
-  if (!copier) return undefined;
-  if (type === "llm.started") {
-    const messages = (payload as { request?: { messages?: unknown } }).request?.messages;
-    if (Array.isArray(messages) && messages.length > ONE_WALK_MESSAGES) return undefined;
-  }
-  const copy = copier(payload, 0);
-  if (copy === NOT_PLAIN) return undefined;
-  const checked = copy as Record<string, unknown>;
-  // The type as the copy holds it (the schema's literal): a getter's later answer changes nothing.
-  return { type: checked.type as RunEventType, form: { copy: checked, sorted: true, big: false }, data: checked };
 }
 
 /**

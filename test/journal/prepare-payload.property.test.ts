@@ -1,9 +1,9 @@
 /**
- * The log prepares a payload (checks it and copies it canonically) in one walk guided by its
- * schema when it can, as checkEvents copies a whole event (checked-copy.ts), and by the two
- * steps otherwise: the canonical copy, then the schema's verdict on it. Whichever way it went,
- * the prepared payload must be what the two steps give: the same copy, the same text, the same
- * checked data, and a refusal exactly where they refuse.
+ * The log prepares a payload by two steps: its canonical copy, then the schema's verdict on it
+ * (a conversation the run state registered takes a shortcut that checks only the messages a
+ * step added). Whichever way it went, the prepared payload must be what the copy and the
+ * payload's own schema give: the same copy, the same text, the same checked data, and a
+ * refusal exactly where they refuse.
  */
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
