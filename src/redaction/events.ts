@@ -43,18 +43,6 @@ type EventRedact = <P extends { type: RunEventType }>(payload: P) => P;
  */
 const made = new WeakMap<object, { content: string; redact: EventRedact }>();
 
-/** For each event redaction this module made: whether an event's JSON text shows it has nothing to remove (see Redactor.cleanJson). */
-const cleanTexts = new WeakMap<EventRedact, (json: string) => boolean>();
-
-/**
- * How to tell, from an event's JSON text, that `redact` would give the event back unchanged;
- * undefined for a redaction this module did not make (a caller's own), which must always run.
- * A writer may then check and write an event first and redact only when its text says so.
- */
-export function redactsNothingIn(redact: EventRedact): ((json: string) => boolean) | undefined {
-  return cleanTexts.get(redact);
-}
-
 /**
  * The redaction every event passes before it is stored: known secret values and, unless
  * `patterns` is false, credential-looking text, from every string of the payload (object keys
@@ -69,6 +57,5 @@ export function eventRedactor(settings: Omit<RedactionSettings, "keep"> = {}): E
   const redactor = createRedactor({ secrets: settings.secrets, patterns: settings.patterns, keep: EVENT_WORDS });
   const redact = <P extends { type: RunEventType }>(payload: P): P => redactor.value(payload, "type");
   made.set(settings, { content, redact });
-  cleanTexts.set(redact, redactor.cleanJson);
   return redact;
 }

@@ -7,5 +7,5 @@ export { SECRET_PATTERNS, REDACTION } from "./patterns.js";
 export { scrubSecrets, searchable } from "./scrub.js";
 export { redactSecrets, isSecretKey, secretValues, REDACTED } from "./by-key.js";
 export { createRedactor, type Redactor, type RedactionSettings } from "./redactor.js";
-export { eventRedactor, redactsNothingIn, PROVIDER_KEY_VARIABLES } from "./events.js";
+export { eventRedactor, PROVIDER_KEY_VARIABLES } from "./events.js";
 export { scrubbedStream, type ScrubbedStream } from "./stream.js";

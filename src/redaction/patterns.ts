@@ -22,11 +22,6 @@ export const SECRET_PATTERNS: readonly { name: string; pattern: RegExp }[] = [
  * one per pattern. A test checks that every pattern's matches pass it.
  */
 export const MAY_LOOK_SECRET = /sk-|AKIA|ASIA|gh[opusr]_|github_pat_|xox[abprs]-|Bearer\s|-----BEGIN /;
-/**
- * MAY_LOOK_SECRET for a JSON text: what it finds in a string, this finds in the string's JSON
- * form (JSON escapes no letter, digit, "-", "_" or space; the whitespace after "Bearer" it may).
- */
-export const MAY_LOOK_SECRET_IN_JSON = /sk-|AKIA|ASIA|gh[opusr]_|github_pat_|xox[abprs]-|Bearer|-----BEGIN /;
 /** The literal starts MAY_LOOK_SECRET looks for: a stream that ends in the beginning of one may be about to spell one. */
 export const SECRET_STARTS: readonly string[] = ["sk-", "AKIA", "ASIA", ..."opusr".split("").map((c) => `gh${c}_`), "github_pat_", ..."abprs".split("").map((c) => `xox${c}-`), "Bearer ", "-----BEGIN "];
 

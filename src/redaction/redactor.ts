@@ -1,4 +1,4 @@
-import { MAY_LOOK_SECRET, MAY_LOOK_SECRET_IN_JSON, REDACTION, SECRET_PATTERNS, SECRET_STARTS } from "./patterns.js";
+import { MAY_LOOK_SECRET, REDACTION, SECRET_PATTERNS, SECRET_STARTS } from "./patterns.js";
 import { searchable } from "./scrub.js";
 import { setOwn } from "./by-key.js";
 import { grownFrom, immutable, isImmutable } from "../canonical/index.js";
@@ -31,12 +31,6 @@ export interface Redactor {
    * text is passed on at once.
    */
   cut(text: string): number;
-  /**
-   * Whether `json`, the JSON text of a value, shows that `value` would give that value back
-   * unchanged: no string in it (key or value) holds a known secret or anything that looks like
-   * a credential. False means only "look": the value may hold nothing to remove after all.
-   */
-  cleanJson(json: string): boolean;
 }
 
 /** Sets a key of a redacted copy: two keys that differ only in a secret would collide, so the later ones are numbered. */
@@ -210,20 +204,8 @@ export function createRedactor(settings: RedactionSettings = {}): Redactor {
     return Math.max(0, at);
   };
 
-  // A secret's spellings are looked for in JSON text as they are in a string: JSON escapes the
-  // characters the escaped spellings spell out, and writes every other character as it is, but
-  // for a lone surrogate, which a secret holding one could meet paired in a string: such
-  // secrets are always looked for string by string.
-  const jsonSafe = !needles.some((needle) => /[\ud800-\udfff]/.test(needle));
-  const cleanJson = (json: string): boolean => {
-    if (!jsonSafe) return false;
-    for (const needle of needles) if (json.includes(needle)) return false;
-    return patterns.length === 0 || !MAY_LOOK_SECRET_IN_JSON.test(json);
-  };
-
   return {
     text,
-    cleanJson,
     value: <T>(input: T, except?: string) =>
       (except !== undefined && input !== null && typeof input === "object" && !Array.isArray(input) ? record(input as Record<string, unknown>, except) : value(input)) as T,
     cut,

@@ -3,7 +3,7 @@ import { EventFormatError } from "../errors/index.js";
 import { EVENT_FORMAT_VERSION, type EventPayload, type RunEvent, type RunEventType, type EventOf } from "../contracts/index.js";
 import { fold, initialState, isoTime, preparePayload, stampPayloads, type PreparedPayload, type RunState, type Stamp } from "../journal/index.js";
 import type { RunStore } from "../contracts/index.js";
-import { eventRedactor, redactsNothingIn } from "../redaction/index.js";
+import { eventRedactor } from "../redaction/index.js";
 
 export interface RunLogOptions {
   /**
@@ -43,15 +43,12 @@ export class RunLog {
   readonly #clock: RunContext["clock"];
   readonly #events: RunEvent[];
   readonly #redact: <P extends { type: RunEventType }>(payload: P) => P;
-  /** Whether an event's text shows the redaction would change nothing in it (see `appendAll`); undefined: always redact first. */
-  readonly #redactsNothingIn: ((json: string) => boolean) | undefined;
   /** Payloads `refusal` checked, so that appending them does not check them again. */
   readonly #prepared = new WeakMap<LogPayload, PreparedPayload>();
   #state: RunState;
 
   private constructor(runId: string, store: RunStore, clock: RunContext["clock"], events: RunEvent[], options: RunLogOptions) {
     this.#redact = options.redact ?? defaultRedact;
-    this.#redactsNothingIn = redactsNothingIn(this.#redact);
     this.runId = runId;
     this.store = store;
     this.#clock = clock;
@@ -128,40 +125,15 @@ export class RunLog {
   appendAll(payloads: readonly LogPayload[]): RunEvent[] {
     let seq = this.#state.lastSeq;
     let started = this.#state.pendingLlm ? RunLog.timeOf(this.#state.pendingLlm) : undefined;
-    const clean = this.#redactsNothingIn;
-    // Most events hold nothing the redaction removes, and their text says so: each is checked and
-    // written as given, and only one whose text may hold a secret (or that was refused as given)
-    // is prepared again from its redacted payload, as every event was before. Either way the
-    // stored event is what redacting first would have stored.
     const items = payloads.map((written) => {
-      const place = { runId: this.runId, seq: seq + 1 };
-      let payload: PreparedPayload | undefined;
-      if (clean && !this.#prepared.has(written)) {
-        try {
-          payload = preparePayload(written, place);
-        } catch {
-          // Redaction may shorten a string a schema limits: the redacted payload decides.
-        }
-      }
-      const asGiven = payload !== undefined;
-      payload ??= this.#prepare(written, place);
+      const payload = this.#prepare(written, { runId: this.runId, seq: seq + 1 });
       const now = this.#clock.now();
       const stamp: Stamp = { v: EVENT_FORMAT_VERSION, runId: this.runId, seq: ++seq, at: isoTime(now) };
       if (payload.type === "llm.finished") stamp.durationMs = Math.max(0, now - (started ?? now));
       if (payload.type === "llm.started") started = RunLog.timeOf(stamp);
-      return { stamp, payload, written, asGiven };
+      return { stamp, payload };
     });
-    let bodies = stampPayloads(items);
-    if (clean) {
-      let again = false;
-      for (let index = 0; index < items.length; index++) {
-        const item = items[index] as (typeof items)[number];
-        if (!item.asGiven || clean(bodies[index] as string)) continue;
-        item.payload = this.#prepare(item.written, { runId: this.runId, seq: item.stamp.seq });
-        again = true;
-      }
-      if (again) bodies = stampPayloads(items);
-    }
+    const bodies = stampPayloads(items);
     // The log's own copy is what the store gives back for the bytes (the checked copy, equal to
     // what parsing them gives), so this process folds exactly what a process that opens the run
     // later will fold, and shares no object with the writer.
