@@ -1,4 +1,4 @@
-import { canonicalJson, digest, frozenDigest } from "../canonical/index.js";
+import { digest, frozenDigest } from "../canonical/index.js";
 import type { RunContext } from "../context/index.js";
 import { RunError } from "../errors/index.js";
 import { identityOf, type ErrorInfo, type EventOf, type LlmResponse, type RunEvent } from "../contracts/index.js";
@@ -33,40 +33,6 @@ function oneCancellation(options: TurnOptions): void {
 
 /** What identifies an agent's behaviour: a change here is a change replay should notice. */
 export function agentDigest(agent: AgentDefinition): string {
-  return sameDigest.get(agent) ?? digestOf(agent);
-}
-
-/** Agents made by `withModelAndTools` that share their base's digest, with that digest. */
-const sameDigest = new WeakMap<AgentDefinition, string>();
-/** The digests of the bases those agents were made from (a base is built once and never changed). */
-const baseDigests = new WeakMap<AgentDefinition, string>();
-
-/**
- * `base` with another model and tool list (an eval case's scripted model and mocked tools): an
- * agent a runner builds once per run from a shared base. When the model is known by the same
- * identity and the tools are the base's own list, the agent is the base as far as its digest
- * goes, and its digest is the base's, hashed once for all of them. `base` must not change after.
- */
-export function withModelAndTools(base: AgentDefinition, model: AgentDefinition["model"], tools: AgentDefinition["tools"]): AgentDefinition {
-  const agent: AgentDefinition = { ...base, model, tools };
-  if (tools === base.tools && sameIdentity(model, base.model)) {
-    let known = baseDigests.get(base);
-    if (known === undefined) {
-      known = digestOf(base);
-      baseDigests.set(base, known);
-    }
-    sameDigest.set(agent, known);
-  }
-  return agent;
-}
-
-/** Whether two models are known by the same identity (see identityOf). */
-function sameIdentity(a: AgentDefinition["model"], b: AgentDefinition["model"]): boolean {
-  if (a.identity === undefined && b.identity === undefined) return a.provider === b.provider && a.model === b.model;
-  return canonicalJson(identityOf(a)) === canonicalJson(identityOf(b));
-}
-
-function digestOf(agent: AgentDefinition): string {
   return digest({
     name: agent.name,
     system: agent.system ?? null,

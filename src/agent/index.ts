@@ -1,4 +1,4 @@
-export { AgentRun, agentDigest, withModelAndTools, type TurnOptions } from "./agent-run.js";
+export { AgentRun, agentDigest, type TurnOptions } from "./agent-run.js";
 export type { TurnOutcome } from "./definition.js";
 export type { AgentDefinition, Sampling, GuardrailChecks } from "./definition.js";
 export { subAgentTool, isSubAgent, subAgentDefinition, childRunId, judgeLink, type SubAgentTool } from "./sub-agent.js";

@@ -8,7 +8,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { withModelAndTools, type AgentDefinition } from "../../agent/index.js";
+import type { AgentDefinition } from "../../agent/index.js";
 import { AgentConfigSchema, buildAgent, interpolateEnv, loadConfig, type LoadedConfig } from "../../config/index.js";
 import { EvalDefinitionError, RetraceError } from "../../errors/index.js";
 import type { LanguageModel, LlmRequest, LlmResponse } from "../../contracts/index.js";
@@ -208,7 +208,7 @@ export class SuiteSetup {
       if (tempDir) rmSync(tempDir, { recursive: true, force: true });
       throw error;
     }
-    const agent = withModelAndTools(base, script ?? base.model, tools);
+    const agent: AgentDefinition = { ...base, tools, ...(script ? { model: script } : {}) };
     return { agent, script, tempDir, workspace, config: loaded };
   }
 
