@@ -49,27 +49,15 @@ export function offerSignal(options: GenerateOptions, cancel: Cancellation): voi
     options.signal = cancel.signal;
     return;
   }
-  offered.set(options, cancel);
-  Object.defineProperty(options, "signal", LAZY_SIGNAL);
+  Object.defineProperty(options, "signal", {
+    get: () => cancel.signal,
+    set(this: GenerateOptions, value: AbortSignal | undefined) {
+      Object.defineProperty(this, "signal", { value, writable: true, enumerable: true, configurable: true });
+    },
+    enumerable: true,
+    configurable: true,
+  });
 }
-
-/** The cancellation whose signal each call's options offer. */
-const offered = new WeakMap<object, Cancellation>();
-
-/**
- * One accessor for every call's options (a pair of closures per call, and the object shape each
- * new pair makes, cost more than the call's other bookkeeping): it reads the call's cancellation.
- */
-const LAZY_SIGNAL: PropertyDescriptor = {
-  get(this: GenerateOptions): AbortSignal | undefined {
-    return offered.get(this)?.signal;
-  },
-  set(this: GenerateOptions, value: AbortSignal | undefined) {
-    Object.defineProperty(this, "signal", { value, writable: true, enumerable: true, configurable: true });
-  },
-  enumerable: true,
-  configurable: true,
-};
 
 /** A given signal as a cancellation. */
 export function signalCancellation(signal: AbortSignal): Cancellation {

@@ -42,7 +42,7 @@ export function checkStoredBody(body: string, place: ErrorPlace = {}): RunEvent 
  */
 const sealed = new WeakMap<readonly string[], readonly RunEvent[]>();
 
-export function sealBodies(bodies: string[], events: readonly RunEvent[]): readonly string[] {
+function seal(bodies: string[], events: readonly RunEvent[]): readonly string[] {
   const frozen = Object.freeze(bodies);
   sealed.set(frozen, events);
   return frozen;
@@ -69,7 +69,7 @@ export function checkStoredBodies(bodies: readonly string[], place: ErrorPlace =
  */
 export function encodeEvents(events: readonly RunEvent[], place: ErrorPlace = {}): readonly string[] {
   const checked = checkEvents(events, place);
-  return sealBodies(checked.bodies, checked.events);
+  return seal(checked.bodies, checked.events);
 }
 
 /**
@@ -227,59 +227,30 @@ export function stampPayloads(items: readonly { stamp: Stamp; payload: PreparedP
   const bodies: string[] = [];
   const events: RunEvent[] = [];
   for (const { stamp, payload } of items) {
-    const stamped = stampPayload(stamp, payload);
-    bodies.push(stamped.body);
-    events.push(stamped.event);
+    if (!validStamp(stamp)) checkSchema(StampSchema, stamp, { runId: stamp.runId, seq: stamp.seq });
+    // Only an llm.finished has a duration, and it must: the schema of every other type would drop one.
+    const timed = stamp.durationMs !== undefined;
+    if (timed !== (payload.type === "llm.finished")) {
+      throw new EventFormatError(timed ? `durationMs is stamped on an llm.finished only, not on a ${payload.type}` : "an llm.finished must be stamped with its durationMs", { runId: stamp.runId, seq: stamp.seq });
+    }
+    const merged: Record<string, unknown> = {};
+    const { copy } = payload.form;
+    const stampKeys = timed ? STAMP_ORDER : STAMP_ORDER_UNTIMED;
+    // A sorted copy's keys are in order already: sorting by insertion only moves the stamp's into place.
+    const keys = sortKeys([...Object.keys(copy), ...stampKeys]);
+    for (const key of keys) {
+      // Own keys only: a payload key such as "constructor" is the payload's, not Object's.
+      const value = Object.hasOwn(stamp, key) ? stamp[key as keyof Stamp] : copy[key];
+      // Assigning "__proto__" would set the prototype (such a copy is not `sorted`, so the general writer writes it).
+      if (key === "__proto__") Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
+      else merged[key] = value;
+    }
+    bodies.push(canonicalText({ copy: merged, sorted: payload.form.sorted, big: payload.form.big }));
+    // The copy the schema vouched for, stamped, is the event: its keys in the order its text
+    // has, as every other path of the log hands them out. What zod gave back instead is stamped.
+    events.push((payload.data === copy ? merged : Object.assign(payload.data, stamp)) as unknown as RunEvent);
   }
-  return sealBodies(bodies, events);
-}
-
-/** One prepared payload stamped: the event a store keeps, and its body (see stampPayloads). */
-export function stampPayload(stamp: Stamp, payload: PreparedPayload): { event: RunEvent; body: string } {
-  if (!validStamp(stamp)) checkSchema(StampSchema, stamp, { runId: stamp.runId, seq: stamp.seq });
-  // Only an llm.finished has a duration, and it must: the schema of every other type would drop one.
-  const timed = stamp.durationMs !== undefined;
-  if (timed !== (payload.type === "llm.finished")) {
-    throw new EventFormatError(timed ? `durationMs is stamped on an llm.finished only, not on a ${payload.type}` : "an llm.finished must be stamped with its durationMs", { runId: stamp.runId, seq: stamp.seq });
-  }
-  const { copy } = payload.form;
-  const stampKeys = timed ? STAMP_ORDER : STAMP_ORDER_UNTIMED;
-  const merged = payload.form.sorted ? mergedInOrder(copy, stamp, stampKeys) : mergedSorting(copy, stamp, stampKeys);
-  const body = canonicalText({ copy: merged, sorted: payload.form.sorted, big: payload.form.big });
-  // The copy the schema vouched for, stamped, is the event: its keys in the order its text
-  // has, as every other path of the log hands them out. What zod gave back instead is stamped.
-  const event = (payload.data === copy ? merged : Object.assign(payload.data, stamp)) as unknown as RunEvent;
-  return { event, body };
-}
-
-/**
- * A sorted copy with the stamp's fields merged in, in order: both key lists are sorted, so one
- * pass over each places every key (a stamp field wins over a payload field of its name).
- */
-function mergedInOrder(copy: Record<string, unknown>, stamp: Stamp, stampKeys: readonly string[]): Record<string, unknown> {
-  const merged: Record<string, unknown> = {};
-  const own = Object.keys(copy);
-  let next = 0;
-  for (const key of stampKeys) {
-    for (; next < own.length && (own[next] as string) < key; next++) merged[own[next] as string] = copy[own[next] as string];
-    if (own[next] === key) next++;
-    merged[key] = stamp[key as keyof Stamp];
-  }
-  for (; next < own.length; next++) merged[own[next] as string] = copy[own[next] as string];
-  return merged;
-}
-
-/** The same for a copy whose keys are not in order (an index key, "__proto__"): sorted here, and written key by key. */
-function mergedSorting(copy: Record<string, unknown>, stamp: Stamp, stampKeys: readonly string[]): Record<string, unknown> {
-  const merged: Record<string, unknown> = {};
-  for (const key of sortKeys([...Object.keys(copy), ...stampKeys])) {
-    // Own keys only: a payload key such as "constructor" is the payload's, not Object's.
-    const value = Object.hasOwn(stamp, key) ? stamp[key as keyof Stamp] : copy[key];
-    // Assigning "__proto__" would set the prototype.
-    if (key === "__proto__") Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
-    else merged[key] = value;
-  }
-  return merged;
+  return seal(bodies, events);
 }
 
 /** The stamp check's fast path; anything it does not pass goes to the schema, which names the field. */

@@ -52,4 +52,3 @@ export async function compiledEagerly<T>(load: () => Promise<T>, first: readonly
     setFlagsFromString("--lazy");
   }
 }
-
