@@ -50,7 +50,6 @@ export class SuiteSetup {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly #configs = new Map<string, LoadedConfig | Error>();
   readonly #inlineConfigs = new WeakMap<object, LoadedConfig | Error>();
-  readonly #caseConfigs = new WeakMap<EvalCase, LoadedConfig>();
   readonly #scripts = new Map<string, Script | Error>();
   readonly #inlineScripts = new WeakMap<object, Script | Error>();
   readonly #agents = new Map<LoadedConfig, Promise<AgentDefinition>>();
@@ -67,15 +66,6 @@ export class SuiteSetup {
   }
 
   config(spec: EvalCase): LoadedConfig {
-    // A case's config is the same on every attempt: its path is resolved once per case.
-    const known = this.#caseConfigs.get(spec);
-    if (known) return known;
-    const loaded = this.#config(spec);
-    this.#caseConfigs.set(spec, loaded);
-    return loaded;
-  }
-
-  #config(spec: EvalCase): LoadedConfig {
     const baseDir = caseDir(spec);
     if (typeof spec.config === "string") {
       const path = resolve(baseDir, spec.config);
@@ -114,7 +104,7 @@ export class SuiteSetup {
     }
     let script = this.#inlineScripts.get(source);
     if (!script) {
-      script = attempt(() => ScriptedModel.checked(source));
+      script = attempt(() => new ScriptedModel(source).script);
       this.#inlineScripts.set(source, script);
     }
     if (script instanceof Error) throw script;
@@ -123,9 +113,9 @@ export class SuiteSetup {
 
   /** A case's script (its `mock`, or a judge's): an inline one that is invalid is named by the case and its file. */
   #caseScript(source: string | ScriptInput, spec: EvalCase, what: string): { script: Script; file: string | undefined } {
+    const baseDir = caseDir(spec);
     try {
-      // Only a script file is found from the case's folder.
-      return this.script(source, typeof source === "string" ? caseDir(spec) : "");
+      return this.script(source, baseDir);
     } catch (error) {
       if (typeof source === "string" || !(error instanceof RetraceError)) throw error;
       throw new EvalDefinitionError(`case "${spec.name}": the inline ${what} is invalid: ${error.describe()}`, placeOf(spec));

@@ -27,17 +27,11 @@ export class ScriptedModel implements LanguageModel {
   #calls = 0;
 
   constructor(script: ScriptInput | Script, source?: string) {
-    this.script = ScriptedModel.checked(script, source);
+    // A script already checked (one file shared by many eval cases) is not parsed again.
+    this.script = checkedScripts.has(script) ? (script as Script) : (plainScript(script) ?? validate(ScriptSchema, script, source));
+    checkedScripts.add(this.script);
     this.source = source;
     this.model = this.script.model;
-  }
-
-  /** A script checked against the schema (throws naming the problem); one already checked (a file many eval cases share) is not checked again. */
-  static checked(script: ScriptInput | Script, source?: string): Script {
-    if (checkedScripts.has(script)) return script as Script;
-    const checked = plainScript(script) ?? validate(ScriptSchema, script, source);
-    checkedScripts.add(checked);
-    return checked;
   }
 
   static fromFile(file: string): ScriptedModel {
