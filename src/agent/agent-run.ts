@@ -113,16 +113,7 @@ export class AgentRun {
     return this.#opened ? this.#exclusively(() => this.#send(message, options)) : this.#send(message, options);
   }
 
-  /** Not async itself: the turn is #drive's, and an async wrapper returning it cost a promise and three ticks a turn. */
-  #send(message: string, options: TurnOptions): Promise<TurnOutcome> {
-    try {
-      return this.#start(message, options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  #start(message: string, options: TurnOptions): Promise<TurnOutcome> {
+  async #send(message: string, options: TurnOptions): Promise<TurnOutcome> {
     oneCancellation(options);
     const state = this.log.state;
     if (state.status === "waiting") {
@@ -143,7 +134,7 @@ export class AgentRun {
     const blocking = firings.filter((firing) => firing.action === "block");
     if (blocking.length > 0) {
       // The text is logged (a replay re-sends it, views show it) but never enters the conversation.
-      return Promise.resolve(this.#finish("failed", blockedInput(blocking), [{ type: "message", role: "user", content: message, blocked: true }, ...firings]));
+      return this.#finish("failed", blockedInput(blocking), [{ type: "message", role: "user", content: message, blocked: true }, ...firings]);
     }
     this.log.appendAll([...firings, { type: "message", role: "user", content: message }]);
     return this.#drive(options);

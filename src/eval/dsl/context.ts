@@ -133,16 +133,14 @@ export class EvalContext {
     if (this.#closed) {
       return Promise.reject(new Error(`t.send(${brief(message)}) after the case ended: await every t.send in the case's body`));
     }
-    // Tracked until it settles, so a turn the body did not await is caught, never scored mid-run:
-    // the turn takes itself out when it ends (a reaction of its own per turn was a promise more).
-    const sending: { turn?: Promise<TurnOutcome>; ended: boolean } = { ended: false };
-    const turn = this.#send(message, sending);
-    sending.turn = turn;
-    if (!sending.ended) this.#sending.add(turn);
+    const turn = this.#send(message);
+    // Tracked until it settles, so a turn the body did not await is caught, never scored mid-run.
+    this.#sending.add(turn);
+    void turn.then(() => this.#sending.delete(turn));
     return turn;
   }
 
-  async #send(message: string, sending: { turn?: Promise<TurnOutcome>; ended: boolean }): Promise<TurnOutcome> {
+  async #send(message: string): Promise<TurnOutcome> {
     const run = this.#host.run;
     let outcome: TurnOutcome;
     try {
@@ -152,8 +150,6 @@ export class EvalContext {
       outcome = { runId: run.runId, status: "failed", output: "", error: { code: "send_failed", message: errorMessage(error) }, pending: [] };
     }
     this.#outcomes.push(outcome);
-    sending.ended = true;
-    if (sending.turn) this.#sending.delete(sending.turn);
     return outcome;
   }
 
@@ -276,25 +272,9 @@ export class EvalContext {
     return this.#recorded.length;
   }
 
-  /**
-   * @internal Evaluates what the body recorded, in order, into `results` (so a caller that stops
-   * waiting keeps what is done): at once while every scorer answers at once, as the built-ins do,
-   * and from the first one that answers later on, as a promise.
-   */
-  [EVALUATE](results: AssertionResult[]): AssertionResult[] | Promise<AssertionResult[]> {
-    const recorded = this.#recorded;
-    for (let index = 0; index < recorded.length; index++) {
-      const entry = recorded[index] as Recorded;
-      const result = entry.result ?? entry.pending ?? this.#score(entry);
-      if (result instanceof Promise) return this.#evaluateFrom(index, result, results);
-      results.push(result);
-    }
-    return results;
-  }
-
-  async #evaluateFrom(index: number, first: Promise<AssertionResult>, results: AssertionResult[]): Promise<AssertionResult[]> {
-    results.push(await first);
-    for (const entry of this.#recorded.slice(index + 1)) {
+  /** @internal Evaluates what the body recorded, in order, into `results` (so a caller that stops waiting keeps what is done). */
+  async [EVALUATE](results: AssertionResult[]): Promise<AssertionResult[]> {
+    for (const entry of this.#recorded) {
       const result = entry.result ?? entry.pending ?? this.#score(entry);
       results.push(result instanceof Promise ? await result : result);
     }
@@ -420,11 +400,8 @@ function assertionResult(
   return result;
 }
 
-/**
- * Scores what the case recorded, in order, pushing each result into `results` as it is known:
- * the results themselves when every scorer answered at once, else a promise of them.
- */
-export function evaluateAssertions(t: EvalContext, results: AssertionResult[] = []): AssertionResult[] | Promise<AssertionResult[]> {
+/** Scores what the case recorded, in order, pushing each result into `results` as it is known. */
+export function evaluateAssertions(t: EvalContext, results: AssertionResult[] = []): Promise<AssertionResult[]> {
   return t[EVALUATE](results);
 }
 

@@ -53,8 +53,7 @@ export async function runAttempt(
   const errors: string[] = [];
   let prepared: PreparedAgent;
   try {
-    const preparing = setup.prepare(spec, { fail: (message) => errors.push(message) });
-    prepared = preparing instanceof Promise ? await preparing : preparing;
+    prepared = await setup.prepare(spec, { fail: (message) => errors.push(message) });
   } catch (error) {
     return {
       scope: undefined,
@@ -111,27 +110,19 @@ export async function runAttempt(
     t = body;
     const timedOut = `timed out after ${timeoutMs} ms (set "timeout" on the case or --timeout)`;
     const outcome = await deadline.race(
-      runInScope(scope, async (): Promise<BodyOutcome> => {
-        let threw: { error: unknown } | undefined;
-        try {
-          const inputs = replayed || spec.input === undefined ? [] : typeof spec.input === "string" ? [spec.input] : spec.input;
-          for (const input of inputs) await body.send(input);
-          await spec.test(body);
-        } catch (error) {
-          threw = { error };
-        }
-        // Taken as the body ends: a turn it started and did not await is running then, however
-        // few steps it has left (a scripted model's turn ends a few microtasks later).
-        const running = sendsInFlight(body);
-        if (threw) return { kind: "threw", error: threw.error, running };
-        return running.length ? { kind: "done", running } : DONE;
-      }),
+      runInScope(scope, async () => {
+        const inputs = replayed || spec.input === undefined ? [] : typeof spec.input === "string" ? [spec.input] : spec.input;
+        for (const input of inputs) await body.send(input);
+        await spec.test(body);
+      }).then(
+        (): BodyOutcome => ({ kind: "done" }),
+        (error: unknown): BodyOutcome => ({ kind: "threw", error }),
+      ),
     );
     if (outcome === TIMEOUT) errors.push(timedOut);
     else if (outcome.kind === "threw") errors.push(`the test body threw: ${describeThrow(outcome.error, spec.file)}`);
     if (outcome !== TIMEOUT) {
-      // With any started since (by a timer the body left behind) and still running.
-      const turns = [...new Set([...outcome.running, ...sendsInFlight(body)])];
+      const turns = sendsInFlight(body);
       if (turns.length > 0) {
         // Scoring now would read a run mid-turn. Let the turns finish (within the deadline), then fail.
         errors.push(`t.send was not awaited: the body returned while ${turns.length === 1 ? "a turn was" : `${turns.length} turns were`} still running; await every t.send(...)`);
@@ -142,7 +133,7 @@ export async function runAttempt(
     const assertions: AssertionResult[] = [];
     const evaluation = runInScope(scope, () => evaluateAssertions(body, assertions));
     // After the deadline, assertions still get the scoring that settles at once; none may hang the run.
-    const scored = !(evaluation instanceof Promise) ? evaluation : deadline.expired ? await settledNow(evaluation) : await deadline.race(evaluation);
+    const scored = deadline.expired ? await settledNow(evaluation) : await deadline.race(evaluation);
     if (scored === TIMEOUT || scored === UNSETTLED) {
       if (!errors.includes(timedOut)) errors.push(timedOut);
       assertions.push(...unsettledAssertions(body, assertions.length, "did not settle before the case's deadline"));
@@ -288,9 +279,7 @@ function unusedScripts(prepared: PreparedAgent, judges: readonly { runId: string
   return problems;
 }
 
-/** How the body ended, and the turns (t.send) it left running. */
-type BodyOutcome = { kind: "done"; running: readonly Promise<unknown>[] } | { kind: "threw"; error: unknown; running: readonly Promise<unknown>[] };
-const DONE: BodyOutcome = { kind: "done", running: [] };
+type BodyOutcome = { kind: "done" } | { kind: "threw"; error: unknown };
 
 /** The error message of a run's script_exhausted failure, if it has one. */
 function scriptExhausted(events: readonly RunEvent[]): string | undefined {

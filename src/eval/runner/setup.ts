@@ -53,8 +53,6 @@ export class SuiteSetup {
   readonly #scripts = new Map<string, Script | Error>();
   readonly #inlineScripts = new WeakMap<object, Script | Error>();
   readonly #agents = new Map<LoadedConfig, Promise<AgentDefinition>>();
-  /** The shared agents built so far, by config: a case of theirs is prepared at once. */
-  readonly #built = new Map<LoadedConfig, AgentDefinition>();
 
   /** What every live agent is built with: a cassette's fetch, and whether a key is needed. */
   readonly #buildOptions: { fetch?: typeof fetch; keyless?: boolean };
@@ -122,12 +120,8 @@ export class SuiteSetup {
     }
   }
 
-  /**
-   * The agent for one case: shared parts from the cache, a fresh model and fresh mocks. At once
-   * when the shared agent is built already (every case after a config's first, but for agents
-   * with file tools or sub-agents), so a case's agent costs no promise; a promise otherwise.
-   */
-  prepare(spec: EvalCase, hooks?: CaseHooks): PreparedAgent | Promise<PreparedAgent> {
+  /** The agent for one case: shared parts from the cache, a fresh model and fresh mocks. */
+  async prepare(spec: EvalCase, hooks?: CaseHooks): Promise<PreparedAgent> {
     const loaded = this.config(spec);
     // A case that replays a bundle is answered by its recording; a mock, when given, answers only after a divergence.
     const replayOnly = spec.replay !== undefined && spec.mock === undefined;
@@ -135,62 +129,40 @@ export class SuiteSetup {
     const usesFiles = hasFileTools(loaded);
     // Sub-agents hold scripted models of their own, whose position is per run: build them per case.
     const hasSubAgents = Object.keys(loaded.config.agents ?? {}).length > 0;
-    if (usesFiles || hasSubAgents) return this.#prepareInWorkspaces(spec, hooks, loaded, script, replayOnly, usesFiles);
-    const built = this.#built.get(loaded);
-    if (built) return this.#prepared(built, spec, hooks, script, loaded, undefined, undefined);
-    let shared = this.#agents.get(loaded);
-    if (!shared) {
-      shared = this.#build(loaded);
-      this.#agents.set(loaded, shared);
-      shared.then(
-        (agent) => this.#built.set(loaded, agent),
-        () => this.#agents.delete(loaded),
-      );
-    }
-    return shared.then((base) => this.#prepared(base, spec, hooks, script, loaded, undefined, undefined));
-  }
-
-  /**
-   * Every agent in the tree with file tools — the top one and each sub-agent — works in a copy
-   * of its configured workspace, in a temp dir the case owns, so Retrace's file tools never
-   * change the real one. Agents configured with the same folder share one copy.
-   */
-  async #prepareInWorkspaces(spec: EvalCase, hooks: CaseHooks | undefined, loaded: LoadedConfig, script: ScriptedModel | undefined, replayOnly: boolean, usesFiles: boolean): Promise<PreparedAgent> {
     let tempDir: string | undefined;
-    const copies = new Map<string, string>();
-    const workspaceFor = (agent: LoadedConfig, configured: string): string => {
-      if (!hasFileTools(agent)) return configured;
-      let copy = copies.get(configured);
-      if (copy === undefined) {
-        tempDir ??= mkdtempSync(join(tmpdir(), "retrace-eval-"));
-        copy = agent === loaded && !copies.size ? join(tempDir, "workspace") : join(tempDir, `workspace-${copies.size + 1}`);
-        if (existsSync(configured)) cpSync(configured, copy, { recursive: true });
-        else mkdirSync(copy);
-        copies.set(configured, copy);
-      }
-      return copy;
-    };
     let base: AgentDefinition;
-    try {
-      base = await buildAgent(loaded, { ...this.#buildOptions, env: this.env, workspaceFor, ...(script ? { mock: script } : {}), ...(replayOnly ? { keyless: true } : {}) });
-    } catch (error) {
-      if (tempDir) rmSync(tempDir, { recursive: true, force: true });
-      throw error;
+    const copies = new Map<string, string>();
+    if (usesFiles || hasSubAgents) {
+      // Every agent in the tree with file tools — the top one and each sub-agent — works in a
+      // copy of its configured workspace, in a temp dir the case owns, so Retrace's file tools
+      // never change the real one. Agents configured with the same folder share one copy.
+      const workspaceFor = (agent: LoadedConfig, configured: string): string => {
+        if (!hasFileTools(agent)) return configured;
+        let copy = copies.get(configured);
+        if (copy === undefined) {
+          tempDir ??= mkdtempSync(join(tmpdir(), "retrace-eval-"));
+          copy = agent === loaded && !copies.size ? join(tempDir, "workspace") : join(tempDir, `workspace-${copies.size + 1}`);
+          if (existsSync(configured)) cpSync(configured, copy, { recursive: true });
+          else mkdirSync(copy);
+          copies.set(configured, copy);
+        }
+        return copy;
+      };
+      try {
+        base = await buildAgent(loaded, { ...this.#buildOptions, env: this.env, workspaceFor, ...(script ? { mock: script } : {}), ...(replayOnly ? { keyless: true } : {}) });
+      } catch (error) {
+        if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+        throw error;
+      }
+    } else {
+      let shared = this.#agents.get(loaded);
+      if (!shared) {
+        shared = this.#build(loaded);
+        this.#agents.set(loaded, shared);
+        shared.catch(() => this.#agents.delete(loaded));
+      }
+      base = await shared;
     }
-    const workspace = usesFiles ? copies.get(resolve(loaded.baseDir, loaded.config.workspace ?? "workspace")) : undefined;
-    return this.#prepared(base, spec, hooks, script, loaded, tempDir, workspace);
-  }
-
-  /** The case's agent from its base: the case's tool mocks and model (its temp dir is removed if the mocks are refused). */
-  #prepared(
-    base: AgentDefinition,
-    spec: EvalCase,
-    hooks: CaseHooks | undefined,
-    script: ScriptedModel | undefined,
-    loaded: LoadedConfig,
-    tempDir: string | undefined,
-    workspace: string | undefined,
-  ): PreparedAgent {
     let tools: AnyTool[];
     try {
       tools = applyToolMocks(base.tools, spec, hooks);
@@ -199,6 +171,7 @@ export class SuiteSetup {
       throw error;
     }
     const agent: AgentDefinition = { ...base, tools, ...(script ? { model: script } : {}) };
+    const workspace = usesFiles ? copies.get(resolve(loaded.baseDir, loaded.config.workspace ?? "workspace")) : undefined;
     return { agent, script, tempDir, workspace, config: loaded };
   }
 
