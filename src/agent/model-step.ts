@@ -27,16 +27,15 @@ export type StepOutcome =
 export function buildRequest(agent: AgentDefinition, log: RunLog): LlmRequest {
   const sampling = agent.sampling ?? {};
   const system = augmentedSystem(agent, log.events);
-  // Assigned field by field, in the order the request has always had: a spread of a fresh
-  // object per optional field costs an object and a copy each, on every model call.
-  const request = { model: agent.model.model } as LlmRequest;
-  if (system !== undefined) request.system = system;
-  request.messages = log.state.messages;
-  request.tools = toolSpecs(agent.tools) as ToolSpec[];
-  if (sampling.temperature !== undefined) request.temperature = sampling.temperature;
-  if (sampling.maxTokens !== undefined) request.maxTokens = sampling.maxTokens;
-  if (sampling.seed !== undefined) request.seed = sampling.seed;
-  return request;
+  return {
+    model: agent.model.model,
+    ...(system !== undefined ? { system } : {}),
+    messages: log.state.messages,
+    tools: toolSpecs(agent.tools) as ToolSpec[],
+    ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
+    ...(sampling.maxTokens !== undefined ? { maxTokens: sampling.maxTokens } : {}),
+    ...(sampling.seed !== undefined ? { seed: sampling.seed } : {}),
+  };
 }
 
 const MAX_BACKOFF_MS = 30_000;
@@ -99,9 +98,15 @@ export async function modelStep(env: StepEnvironment): Promise<StepOutcome> {
     try {
       // The model gets the logged request itself, frozen: an edit of it cannot rewrite the log.
       deepFreeze(started.request.messages);
-      const options: GenerateOptions = { callIndex: log.state.llmCalls, runId: log.runId, requestKey: started.requestKey, attempt, now: () => startedAt };
-      if (interruptions > 0) options.interrupted = interruptions;
-      if (stream) options.onTextDelta = (delta: string) => stream.push(delta);
+      const options: GenerateOptions = {
+        callIndex: log.state.llmCalls,
+        runId: log.runId,
+        requestKey: started.requestKey,
+        attempt,
+        ...(interruptions > 0 ? { interrupted: interruptions } : {}),
+        now: () => startedAt,
+        ...(stream ? { onTextDelta: (delta: string) => stream.push(delta) } : {}),
+      };
       // Made when a model reads it (a provider's request takes it); a scripted model never does.
       if (cancel) offerSignal(options, cancel);
       const response = await agent.model.generate(started.request, options);

@@ -162,14 +162,8 @@ export async function runAttempt(
     // A script with responses the run never reached says the agent stopped early: that fails
     // the case, unless the case or the script says the spares are on purpose.
     if (!exhausted && spec.allowUnused !== true) errors.push(...unusedScripts(prepared, judgeModels));
-    let sum = 0;
-    let valued = 0;
-    for (const assertion of assertions) {
-      if (assertion.value === null) continue;
-      sum += assertion.value;
-      valued++;
-    }
-    const score = valued ? sum / valued : null;
+    const values = assertions.filter((assertion) => assertion.value !== null).map((assertion) => assertion.value as number);
+    const score = values.length ? mean(values) : null;
     const gateFailed = assertions.some((assertion) => assertion.severity === "gate" && assertion.status === "failed");
     if (score === null && assertions.length > 0) errors.push("every assertion was skipped; nothing was checked");
     // Any error so far means the verdict did not come (only) from the assertions.
@@ -293,19 +287,18 @@ function scriptExhausted(events: readonly RunEvent[]): string | undefined {
  * The case's other runs: its judges, and the sub-agent runs of its run (and of theirs), found
  * from the calls in each log — the ids are derived from the calls, so no store scan is needed.
  */
-function relatedRuns(store: RunStore, rootId: string, rootEvents: readonly RunEvent[], judgeRuns: readonly string[]): [string, readonly RunEvent[], string][] {
+function* relatedRuns(store: RunStore, rootId: string, rootEvents: readonly RunEvent[], judgeRuns: readonly string[]): Generator<[string, readonly RunEvent[], string]> {
   const queue: [string, readonly RunEvent[], string][] = [[rootId, rootEvents, "root"]];
   for (const id of judgeRuns) queue.push([id, store.read(id), "the judge"]);
-  // Breadth first: each run's children join the queue behind it; the root itself is not a related run.
-  for (let at = 0; at < queue.length; at++) {
-    const [id, events] = queue[at] as [string, readonly RunEvent[], string];
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const [id, events, kind] = next;
+    if (kind !== "root") yield next;
     for (const event of events) {
       if (event.type !== "tool.requested") continue;
       const child = childRunId(id, event.callId);
       if (store.lastSeq(child) > 0) queue.push([child, store.read(child), "the sub-agent"]);
     }
   }
-  return queue.slice(1);
 }
 /**
  * A stable 12-hex-digit id for a case: two 32-bit FNV-1a hashes with different seeds. Not a

@@ -131,8 +131,7 @@ export class ScriptedModel implements LanguageModel {
     // Stryker disable next-line ArrowFunction: equivalent, #next reads a missing use count as 0
     const position: Position = { cursor: 0, ruleUses: this.script.rules.map(() => 0), consumed: 0 };
     const { messages } = request;
-    let answersLeft = 0;
-    for (const message of messages) if (message.role === "assistant") answersLeft++;
+    let answersLeft = messages.filter((message) => message.role === "assistant").length;
     const takeFaults = (context: LlmRequest, reserved: number) => {
       while (position.consumed < priorCalls - reserved) {
         const entry = this.#peek(position, context);
@@ -144,8 +143,7 @@ export class ScriptedModel implements LanguageModel {
         if (!this.#fault(entry.error).retryable) return;
       }
     };
-    for (let index = 0; index < messages.length; index++) {
-      const message = messages[index] as Message;
+    messages.forEach((message, index) => {
       if (message.role === "assistant") {
         const earlier = { ...request, messages: messages.slice(0, index) };
         takeFaults(earlier, answersLeft);
@@ -154,7 +152,7 @@ export class ScriptedModel implements LanguageModel {
       } else if (calledAfter(messages, index) && messages[index + 1]?.role === "user") {
         takeFaults({ ...request, messages: messages.slice(0, index + 1) }, answersLeft);
       }
-    }
+    });
     while (position.consumed < priorCalls && this.#next(position, request));
     return position;
   }
@@ -174,9 +172,7 @@ export class ScriptedModel implements LanguageModel {
   }
 
   #next(position: Position, request: LlmRequest): ResponseEntry | undefined {
-    const { rules } = this.script;
-    for (let index = 0; index < rules.length; index++) {
-      const rule = rules[index] as (typeof rules)[number];
+    for (const [index, rule] of this.script.rules.entries()) {
       const uses = position.ruleUses[index] ?? 0;
       if (uses >= (rule.times ?? Number.POSITIVE_INFINITY)) continue;
       if (!matches(rule.when, request)) continue;
@@ -261,16 +257,9 @@ function matches(when: Match, request: LlmRequest): boolean {
   return true;
 }
 
-/** Deterministic token estimate (≈4 characters a token) so budgets have something real to count, from a text's length. */
-function estimateTokens(length: number): number {
-  return Math.ceil(length / 4);
-}
-
-/** The length of the request's text as one string: its system prompt and every message's content. */
-function requestLength(request: LlmRequest): number {
-  let length = request.system?.length ?? 0;
-  for (const message of request.messages) length += message.content.length;
-  return length;
+/** Deterministic token estimate (≈4 characters a token) so budgets have something real to count. */
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
 }
 
 function toResponse(entry: ResponseEntry, request: LlmRequest, callIndex: number): LlmResponse {
@@ -284,8 +273,8 @@ function toResponse(entry: ResponseEntry, request: LlmRequest, callIndex: number
   const usage = entry.usage
     ? { inputTokens: entry.usage.input_tokens, outputTokens: entry.usage.output_tokens, cachedInputTokens: entry.usage.cached_input_tokens }
     : {
-        inputTokens: estimateTokens(requestLength(request)),
-        outputTokens: estimateTokens(toolCalls.reduce((length, call) => length + call.name.length + call.arguments.length, text.length)),
+        inputTokens: estimateTokens((request.system ?? "") + request.messages.map((m) => m.content).join("")),
+        outputTokens: estimateTokens(text + toolCalls.map((call) => call.name + call.arguments).join("")),
         cachedInputTokens: 0,
       };
   return {
