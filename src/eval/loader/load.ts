@@ -100,7 +100,9 @@ function withLoadTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /**
  * Loads one eval file: `module` is what is imported (its rewritten copy, when it has one), and
- * `eager`, when it imports nothing but Retrace and Node's built-ins, those modules (see eager-compile.ts).
+ * `eager`, when it imports nothing but Retrace and Node's built-ins, those modules (see
+ * eager-compile.ts); `script`, the script it runs as instead (see script-plan.ts), unless that
+ * does not compile, when it is imported as a module and Node says what is wrong.
  */
 async function loadEvalFile(
   path: string,

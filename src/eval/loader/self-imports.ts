@@ -309,7 +309,8 @@ function loadedFrom(entry: Import, file: string): string | undefined {
 
 /**
  * The script a self-contained file (see script-plan.ts) runs as, when it exports nothing and
- * is short enough to compile whole; undefined otherwise.
+ * is no longer than a file compiled whole (a longer one's kept code, 8 MB for 10,000 cases,
+ * raised that suite's peak RSS by ~50 MB); undefined otherwise.
  */
 function scriptFor(text: string, found: { imports: readonly Import[]; exports: number }, file: string): ScriptPlan | undefined {
   if (found.exports > 0 || text.length > EAGER_LIMIT) return undefined;
