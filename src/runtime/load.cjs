@@ -231,6 +231,25 @@ if (folder && typeof runtime.exports.useCodeCache === "function") {
         // Tidying is best effort.
       }
     },
+    bound: (prefix, most) => {
+      try {
+        const entries = [];
+        for (const name of fs.readdirSync(folder)) {
+          if (!name.startsWith(prefix)) continue;
+          try {
+            // Read (a hit) or written, whichever was last: relatime still notes a read once a day.
+            const stat = fs.statSync(path.join(folder, name));
+            entries.push({ name, at: Math.max(stat.atimeMs, stat.mtimeMs) });
+          } catch {
+            // Another process removed it.
+          }
+        }
+        entries.sort((a, b) => b.at - a.at || (a.name < b.name ? -1 : 1));
+        for (const { name } of entries.slice(most)) fs.rmSync(path.join(folder, name), { force: true });
+      } catch {
+        // Tidying is best effort.
+      }
+    },
   });
 }
 

@@ -53,11 +53,21 @@ export async function runScript(script: Script, plan: ScriptPlan): Promise<void>
   await run(modules);
 }
 
+/**
+ * How many eval files keep their compiled code: those last used, so that suites written to
+ * fresh temp folders (a test suite's fixtures, a generated benchmark) do not pile up entries
+ * until the runtime's week-old tidying reaches them (RETRACE_CODE_CACHE_EVAL_ENTRIES changes
+ * it, for tests).
+ */
+const MOST_ENTRIES = Number(process.env.RETRACE_CODE_CACHE_EVAL_ENTRIES ?? 64);
+
 /** Keeps the script's compiled code when the process exits: by then it holds every function the suite ran. */
 function keepAtExit(store: CodeCacheStore, script: Script, name: string, place: string): void {
   process.once("exit", () => {
     try {
-      if (store.write(name, script.createCachedData())) store.forget(place, name);
+      if (!store.write(name, script.createCachedData())) return;
+      store.forget(place, name);
+      store.bound("eval-", MOST_ENTRIES);
     } catch {
       // The cache is a saving, never a failure.
     }

@@ -5,6 +5,7 @@
  * same errors at the same lines and columns, strict code, top-level await; and a file the
  * script cannot express exactly stays a module.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -177,6 +178,27 @@ describe("the code cache of eval files run as scripts", () => {
       expect(await run()).toEqual(["passed"]);
       expect(evalCaches(cache)).toEqual([second]);
       expect(readFileSync(join(cache, second as string)).equals(Buffer.alloc(4096, 7))).toBe(false);
+    },
+    processes(4),
+  );
+
+  it(
+    "keeps the entries of the eval files used last, and no more",
+    async () => {
+      const dir = suite({ "a.eval.mjs": file("a"), "b.eval.mjs": file("b"), "c.eval.mjs": file("c") });
+      const cache = join(dir, ".cache");
+      const env = { RETRACE_CODE_CACHE: cache, RETRACE_CODE_CACHE_EVAL_ENTRIES: "2" };
+      for (const name of ["a", "b", "c"]) {
+        const result = await retrace(["eval-test", join(dir, `${name}.eval.mjs`), "--mock"], { env });
+        expect(result.code, result.stdout + result.stderr).toBe(0);
+      }
+      // a's entry went when c's was written; b's and c's stay.
+      const of = (name: string) => `eval-${createHash("sha256").update(join(dir, `${name}.eval.mjs`)).digest("hex").slice(0, 16)}-`;
+      const kept = evalCaches(cache);
+      expect(kept.map((entry) => entry.slice(0, of("a").length)).sort()).toEqual([of("b"), of("c")].sort());
+      const again = await retrace(["eval-test", join(dir, "b.eval.mjs"), "--mock"], { env });
+      expect(again.code).toBe(0);
+      expect(evalCaches(cache)).toEqual(kept);
     },
     processes(4),
   );
