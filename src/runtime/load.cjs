@@ -8,7 +8,8 @@
  * may write (checked before it is read: a cache is code; see cacheBases for where). It is
  * written when a process that found none (or used more of the runtime than the one it found:
  * see WEIGHTS) exits, so it holds the functions that process ran.
- * V8 refuses a cache from other flags or another V8, and the file is then written again.
+ * V8 refuses a cache from other flags or another V8, and the file is then written again; a file
+ * whose contents do not match the digest it starts with is no cache (see readCode).
  * RETRACE_CODE_CACHE=off turns it off, RETRACE_CODE_CACHE=<folder> puts it there (a CI cache,
  * say); any failure to read or write it only costs the compile.
  */
@@ -16,6 +17,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const os = require("node:os");
 const vm = require("node:vm");
+const crypto = require("node:crypto");
 const Module = require("node:module");
 
 const STAMP = "__RETRACE_BUILD_STAMP__";
@@ -126,6 +128,28 @@ function readCache(name) {
 }
 
 /**
+ * A cache file is its contents' sha256 and then the contents: V8 checks a code cache's header
+ * (its version, flags and source length), not its body, and a damaged body crashes the process
+ * as it is read (SIGTRAP) — every start after, until the file goes. A file whose digest does not
+ * match is no cache at all (~0.7 ms for a 1.3 MB cache).
+ */
+const DIGEST_BYTES = 32;
+const digestOf = (data) => crypto.createHash("sha256").update(data).digest();
+
+/** A cache's code, read as readCache reads a file; undefined when its digest does not match. */
+function readCode(name) {
+  const file = readCache(name);
+  if (file === undefined || file.length < DIGEST_BYTES) return undefined;
+  const data = file.subarray(DIGEST_BYTES);
+  return digestOf(data).equals(file.subarray(0, DIGEST_BYTES)) ? data : undefined;
+}
+
+/** Writes a cache's code with its digest, as replaceFile writes a file. */
+function replaceCode(target, data) {
+  return replaceFile(target, Buffer.concat([digestOf(data), data]));
+}
+
+/**
  * How much of the runtime a process compiles, as a level: the CLI (2) and the library (1, and 1
  * more for the test doubles). A cache holds what the process that wrote it compiled, so one
  * written by `--version` or by the build serves an eval run poorly: a process that used more than
@@ -154,7 +178,7 @@ let cachedData;
 let cachedLevel = -1;
 if (cacheBase) {
   for (let level = MAX_LEVEL; level >= 0 && cachedData === undefined; level--) {
-    cachedData = readCache(cacheAt(level));
+    cachedData = readCode(cacheAt(level));
     if (cachedData !== undefined) cachedLevel = level;
   }
 }
@@ -222,8 +246,8 @@ wrapper.call(runtime.exports, runtime.exports, Module.createRequire(file), runti
 // scripts (src/eval/loader/script-load.ts): a suite run again is not compiled again.
 if (folder && typeof runtime.exports.useCodeCache === "function") {
   runtime.exports.useCodeCache({
-    read: (name) => readCache(path.join(folder, path.basename(name))),
-    write: (name, data) => replaceFile(path.join(folder, path.basename(name)), data),
+    read: (name) => readCode(path.join(folder, path.basename(name))),
+    write: (name, data) => replaceCode(path.join(folder, path.basename(name)), data),
     forget: (prefix, keep) => {
       try {
         for (const name of fs.readdirSync(folder)) if (name.startsWith(prefix) && name !== keep) fs.rmSync(path.join(folder, name), { force: true });
@@ -286,7 +310,7 @@ if (cacheBase) {
     }
     // A rejected cache (other flags, a damaged file) is replaced where it is, or it would be read first again.
     const target = cacheAt(rejected || data !== undefined ? Math.max(level, cachedLevel) : level);
-    if (!replaceFile(target, data ?? script.createCachedData())) return;
+    if (!replaceCode(target, data ?? script.createCachedData())) return;
     try {
       // A process that asked and refreshed the cache is the longest that asked about it. One
       // that wrote a cache without asking (none found, a lower level, a rejected one) did not

@@ -17,6 +17,7 @@ import { PACKAGE_NAME } from "../../package-info.js";
 import { importNative } from "../../runtime/index.js";
 import { collectCases, type EvalCase } from "../dsl/index.js";
 import { compiledEagerly } from "./eager-compile.js";
+import type { Script } from "node:vm";
 import { compileScript, runScript } from "./script-load.js";
 import type { ScriptPlan } from "./script-plan.js";
 import { prepareTypeScript, stopCompiler, useEvalHooks } from "./register.js";
@@ -101,27 +102,25 @@ function withLoadTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /**
  * Loads one eval file: `module` is what is imported (its rewritten copy, when it has one), and
  * `eager`, when it imports nothing but Retrace and Node's built-ins, those modules (see
- * eager-compile.ts); `script`, the script it runs as instead (see script-plan.ts), unless that
- * does not compile, when it is imported as a module and Node says what is wrong.
+ * eager-compile.ts); `script`, the compiled script it runs as instead (see script-plan.ts).
  */
 async function loadEvalFile(
   path: string,
   cwd: string,
   options: LoadOptions = {},
-  how: { module?: string; eager?: readonly string[] | undefined; script?: ScriptPlan } = {},
+  how: { module?: string; eager?: readonly string[] | undefined; script?: CompiledScript } = {},
 ): Promise<LoadedFile> {
   const file = displayPath(path, cwd);
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
   const { eager, script } = how;
   const imported = () => withLoadTimeout(importFresh(pathToFileURL(how.module ?? path)), timeoutMs);
   let load = eager ? () => compiledEagerly(imported, eager) : imported;
+  if (script) {
+    if (script.script.map !== undefined) registerSourceMap(path, script.script.map);
+    load = () => withLoadTimeout(runScript(script.compiled, script.script), timeoutMs);
+  }
   let cases: EvalCase[];
   try {
-    const compiled = script && compileScript(path, script);
-    if (script && compiled) {
-      if (script.map !== undefined) registerSourceMap(path, script.map);
-      load = () => withLoadTimeout(runScript(compiled, script), timeoutMs);
-    }
     cases = await collectCases(path, load);
   } catch (error) {
     if (error instanceof LoadTimeout) {
@@ -203,11 +202,11 @@ export async function loadEvalFiles(paths: readonly string[], cwd: string, optio
         result = failedLoad(path, displayPath(path, cwd), compiled.error);
       } else if (compiled) {
         if (compiled.kind === "copy") result = await loadCopy(path, compiled, cwd, options, held);
-        else result = await loadEvalFile(path, cwd, options, compiled.kind === "script" ? { script: compiled.script } : {});
+        else result = await loadEvalFile(path, cwd, options, compiled.kind === "script" ? { script: compiled } : {});
       } else {
         const plan = await planFor(path, held);
         if (plan.kind === "copy") result = await loadCopy(path, plan, cwd, options, held);
-        else if (plan.kind === "script") result = await loadEvalFile(path, cwd, options, { script: plan.script });
+        else if (plan.kind === "script") result = await loadEvalFile(path, cwd, options, { script: plan });
         else {
           if (plan.kind === "hooks") useEvalHooks();
           result = await loadEvalFile(path, cwd, options, { eager: plan.kind === "native" ? plan.eager : undefined });
@@ -233,19 +232,40 @@ async function warmOwnEntry(): Promise<void> {
   if (entry) await importNative(entry).catch(() => undefined);
 }
 
-async function planFor(path: string, held: Held): Promise<ImportPlan> {
+/** A plan to run the file as a script, with the script compiled. */
+type CompiledScript = { kind: "script"; script: ScriptPlan; compiled: Script };
+
+/** How a file is loaded: a script plan only once its script compiled (see script-load.ts). */
+type Plan = Exclude<ImportPlan, { kind: "script" }> | CompiledScript;
+
+/**
+ * The plan with its script compiled, or the file's plan as a module (`asModule`) when the
+ * script does not compile: Node then imports it and names what is wrong.
+ */
+async function compiled(path: string, plan: ImportPlan, asModule: () => Promise<ImportPlan>): Promise<Plan> {
+  if (plan.kind !== "script") return plan;
+  const script = compileScript(path, plan.script);
+  if (script) return { kind: "script", script: plan.script, compiled: script };
+  const module = await asModule();
+  // Defensive: a plan made without scripts is not one.
+  return module.kind === "script" ? { kind: "native" } : module;
+}
+
+async function planFor(path: string, held: Held): Promise<Plan> {
+  let text: string;
   try {
     // Read as bytes, then decoded: Node's UTF-8 read grows and frees a buffer of its own.
     const bytes = readFileSync(path);
     held.push(bytes);
-    return await planImport(path, bytes.toString("utf8"));
+    text = bytes.toString("utf8");
   } catch {
     return { kind: "native" }; // unreadable: Node says why
   }
+  return compiled(path, await planImport(path, text), () => planImport(path, text, { script: false }));
 }
 
 /** How a TypeScript eval file is imported, or why it cannot be (it does not compile). */
-type TypeScriptPlan = ImportPlan | { kind: "failed"; error: unknown };
+type TypeScriptPlan = Plan | { kind: "failed"; error: unknown };
 
 /** A TypeScript eval file's plan, made from its compiled JavaScript. */
 async function planForTypeScript(path: string, held: Held): Promise<TypeScriptPlan> {
@@ -262,11 +282,13 @@ async function planForTypeScript(path: string, held: Held): Promise<TypeScriptPl
   } catch (error) {
     return { kind: "failed", error };
   }
-  const plan = await planTypeScript(path, code);
   const map = inlineSourceMap(code);
-  if (map === undefined) return plan;
-  if (plan.kind === "script") return { kind: "script", script: { ...plan.script, map } };
-  return plan.kind === "copy" ? { ...plan, map } : plan;
+  const withMap = (plan: ImportPlan): ImportPlan => {
+    if (map === undefined) return plan;
+    if (plan.kind === "script") return { kind: "script", script: { ...plan.script, map } };
+    return plan.kind === "copy" ? { ...plan, map } : plan;
+  };
+  return compiled(path, withMap(await planTypeScript(path, code)), async () => withMap(await planTypeScript(path, code, { script: false })));
 }
 
 /**

@@ -17,24 +17,33 @@ import { sha256 } from "../../canonical/index.js";
 import { codeCache, importNative, type CodeCacheStore } from "../../runtime/index.js";
 import type { ScriptPlan } from "./script-plan.js";
 
-/** The file's script, compiled; undefined when it does not compile (Node then imports the file as a module and says what is wrong). */
+const AsyncFunction = (async () => undefined).constructor as new (parameter: string, body: string) => unknown;
+
+/**
+ * The file's script, compiled; undefined when its body does not parse as a function body of its
+ * own (a brace too many would close the script's function and run what follows outside it) or
+ * the script does not compile: the file is then a module's, and Node says what is wrong with it.
+ */
 export function compileScript(path: string, plan: ScriptPlan): Script | undefined {
   const options = { filename: pathToFileURL(path).href, columnOffset: -plan.prefix };
   const store = codeCache();
   const place = `eval-${sha256(path).slice(0, 16)}-`;
   const name = `${place}${sha256(`${process.version}\0${process.arch}\0${plan.source}`).slice(0, 32)}.v8`;
   try {
+    // An entry is written only for a text that passed the check below: its name is the text's hash.
     const cachedData = store?.read(name);
     if (cachedData) {
       const script = new Script(plan.source, { ...options, cachedData });
       if (!script.cachedDataRejected) return script;
     }
+    // Parsed as a function body on its own, as the Function constructor parses one; never run.
+    new AsyncFunction(plan.parameter, plan.body);
     const script = new Script(plan.source, options);
     if (store) keepAtExit(store, script, name, place);
     return script;
-  } catch (error) {
-    if (error instanceof SyntaxError) return undefined;
-    throw error;
+  } catch {
+    // A SyntaxError, or code made from strings refused (--disallow-code-generation-from-strings).
+    return undefined;
   }
 }
 
@@ -61,15 +70,25 @@ export async function runScript(script: Script, plan: ScriptPlan): Promise<void>
  */
 const MOST_ENTRIES = Number(process.env.RETRACE_CODE_CACHE_EVAL_ENTRIES ?? 64);
 
+/** The scripts whose compiled code is kept at exit, by eval file: a file loaded again keeps its last script only. */
+const toKeep = new Map<string, { store: CodeCacheStore; script: Script; name: string }>();
+
 /** Keeps the script's compiled code when the process exits: by then it holds every function the suite ran. */
 function keepAtExit(store: CodeCacheStore, script: Script, name: string, place: string): void {
-  process.once("exit", () => {
+  if (toKeep.size === 0) process.once("exit", keepAll);
+  toKeep.set(place, { store, script, name });
+}
+
+function keepAll(): void {
+  for (const [place, { store, script, name }] of toKeep) {
     try {
-      if (!store.write(name, script.createCachedData())) return;
+      if (!store.write(name, script.createCachedData())) continue;
       store.forget(place, name);
-      store.bound("eval-", MOST_ENTRIES);
     } catch {
       // The cache is a saving, never a failure.
     }
-  });
+  }
+  const last = [...toKeep.values()].at(-1);
+  toKeep.clear();
+  last?.store.bound("eval-", MOST_ENTRIES);
 }

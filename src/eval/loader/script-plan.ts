@@ -11,13 +11,18 @@
  *   constants before its first statement runs; a name a module does not export fails the load
  *   with Node's own SyntaxError, before any of the file runs;
  * - strict mode, `this` undefined, top-level `await`, declarations private to the file;
- * - a file this cannot express exactly (an export, `import.meta`, a dynamic import, an import
- *   with attributes or a comment inside its clause, a name that is not a plain identifier) is
- *   imported as a module, as before. So is a file whose script does not compile: Node then
- *   reports the file's own error.
+ * - a file this cannot express exactly is imported as a module, as before: an export,
+ *   `import.meta`, a dynamic import, an import with attributes or a comment inside its clause,
+ *   or after other code on its line, a name that is not a plain identifier; `eval` or
+ *   `Function(` (code made at run time cannot `import()` from a script on Node 20 without a
+ *   warning), a source map of its own (`--enable-source-maps` maps a module's frames, not a
+ *   script's). So is a file whose function body does not parse on its own (a brace too many
+ *   would close the script's function early): Node then reports the file's own error.
  *
  * What a module refuses and a function body accepts (a top-level `return`, `arguments` or
- * `new.target`) runs instead of failing to load.
+ * `new.target`, an HTML-like comment, `await` as a name inside a function) runs instead of
+ * failing to load, and an import of a built-in is bound once, as it loads
+ * (`syncBuiltinESMExports` does not reach it).
  */
 import type { StaticImport } from "es-module-lexer";
 
@@ -34,8 +39,12 @@ export interface ScriptImport {
 }
 
 export interface ScriptPlan {
-  /** A function expression: `(async function (imports) { … })`, taking each module's namespace in `imports` order. */
+  /** A function expression: `(async function (<parameter>) { <body> })`, taking each module's namespace in `imports` order. */
   readonly source: string;
+  /** The function's one parameter: a name the file does not use. */
+  readonly parameter: string;
+  /** The function's body: the imports' bindings, then the file's text with its import statements blanked. */
+  readonly body: string;
   /** How many characters precede the file's own first line (its columns are shifted back by as many). */
   readonly prefix: number;
   readonly imports: readonly ScriptImport[];
@@ -43,32 +52,47 @@ export interface ScriptPlan {
   readonly map?: string;
 }
 
-const PARAMETER = "__retraceImports";
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const LINE_BREAK = /[\n\r\u2028\u2029]/;
+/** What keeps a file a module whatever its imports: code made at run time, or a source map of its own. */
+const MODULE_ONLY = /\beval\b|\bFunction\s*\(|[#@] sourceMappingURL=/;
 
 /**
  * The script for `text`, whose imports are `entries` (each static, of a module in `targets` at
  * the same index); undefined when a script would not behave exactly as the module does.
  */
 export function scriptPlan(text: string, entries: readonly StaticImport[], targets: readonly string[]): ScriptPlan | undefined {
+  if (MODULE_ONLY.test(text)) return undefined;
   const imports: ScriptImport[] = [];
   for (const [index, entry] of entries.entries()) {
     if (entry.type !== "static" || entry.phase !== null || entry.attributes !== null) return undefined;
+    // Blanked to a `;`, an import after other code on its line would end that code's statement, which the module refuses.
+    if (!startsStatement(text, entry.importStart)) return undefined;
     // Between `import` and the specifier's opening quote.
     const clause = importClause(text.slice(entry.importStart + "import".length, entry.start - 1));
     if (!clause) return undefined;
     imports.push({ specifier: entry.specifier, from: targets[index] as string, ...clause });
   }
+  let parameter = "__retraceImports";
+  while (text.includes(parameter)) parameter += "_";
   const declarations = imports
     .map(({ names, namespace }, index) => {
-      const module = `${PARAMETER}[${index}]`;
+      const module = `${parameter}[${index}]`;
       const named = names.length ? `const {${names.map(([name, local]) => `${JSON.stringify(name)}: ${local}`).join(", ")}} = ${module};` : "";
       return named + (namespace ? `const ${namespace} = ${module};` : "");
     })
     .join("");
-  const prefix = `(async function (${PARAMETER}) {"use strict";${declarations}`;
-  return { source: `${prefix}${blanked(text, entries)}\n})`, prefix: prefix.length, imports };
+  const head = `"use strict";${declarations}`;
+  const opening = `(async function (${parameter}) {`;
+  const body = `${head}${blanked(text, entries)}`;
+  return { source: `${opening}${body}\n})`, parameter, body, prefix: opening.length + head.length, imports };
+}
+
+/** Whether only spaces and tabs stand between the line's start (or a `;`) and `at`: anything else is a module's to judge. */
+function startsStatement(text: string, at: number): boolean {
+  let index = at - 1;
+  while (index >= 0 && (text[index] === " " || text[index] === "\t" || text[index] === "\ufeff")) index--;
+  return index < 0 || /[\n\r\u2028\u2029;]/.test(text[index] as string);
 }
 
 /**

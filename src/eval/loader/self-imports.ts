@@ -197,11 +197,11 @@ function localGraph(file: string, entries: readonly Import[]): Map<string, reado
  * the hooks otherwise. Any other import (a relative or absolute path, a URL, a package) may name
  * TypeScript, or a module that imports Retrace itself, which only the hooks load.
  */
-export async function planTypeScript(file: string, code: string): Promise<ImportPlan> {
+export async function planTypeScript(file: string, code: string, options: PlanOptions = {}): Promise<ImportPlan> {
   await init;
   const found = lexed(code);
   if (!found) return { kind: "hooks" };
-  const script = scriptFor(withoutInlineMap(code), found, file);
+  const script = options.script === false ? undefined : scriptFor(withoutInlineMap(code), found, file);
   if (script) return { kind: "script", script };
   const entries = found.imports;
   for (const entry of entries) {
@@ -230,13 +230,35 @@ function realpathOr(path: string): string {
   }
 }
 
+/** `script: false`: the file does not run as a script (its script did not compile; see load.ts). */
+export interface PlanOptions {
+  script?: boolean;
+}
+
+/** Whether Node loads a JavaScript file as an ES module: a .mjs file, or a .js file whose nearest package.json says "type": "module". */
+function isModuleFile(file: string): boolean {
+  if (file.endsWith(".mjs")) return true;
+  for (let at = dirname(file); ; at = dirname(at)) {
+    const found = join(at, "package.json");
+    if (existsSync(found)) {
+      try {
+        return (JSON.parse(readFileSync(found, "utf8")) as { type?: unknown }).type === "module";
+      } catch {
+        return false; // Node reports it
+      }
+    }
+    if (dirname(at) === at) return false;
+  }
+}
+
 /** How to import the JavaScript eval file at `file` (its text `text`). */
-export async function planImport(file: string, text: string): Promise<ImportPlan> {
+export async function planImport(file: string, text: string, options: PlanOptions = {}): Promise<ImportPlan> {
   await init;
   const found = lexed(text);
   // Node reports a file the lexer cannot read better than we could.
   if (!found) return { kind: "native" };
-  const script = scriptFor(text, found, file);
+  // A .js file is a module only where its package says so: CommonJS (require) is Node's.
+  const script = options.script === false || !isModuleFile(file) ? undefined : scriptFor(text, found, file);
   if (script) return { kind: "script", script };
   const entries = found.imports;
   const helpers = localGraph(file, entries);
@@ -314,6 +336,8 @@ function loadedFrom(entry: Import, file: string): string | undefined {
  */
 function scriptFor(text: string, found: { imports: readonly Import[]; exports: number }, file: string): ScriptPlan | undefined {
   if (found.exports > 0 || text.length > EAGER_LIMIT) return undefined;
+  // With --enable-source-maps, Node maps a module's frames and not a script's.
+  if ((process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled === true) return undefined;
   const targets: string[] = [];
   for (const entry of found.imports) {
     const target = entry.type === "static" ? loadedFrom(entry, file) : undefined;

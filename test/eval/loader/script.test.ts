@@ -6,12 +6,12 @@
  * script cannot express exactly stays a module.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { framePosition, loadEvalFiles } from "../../../src/eval/loader/index.js";
 import { planImport } from "../../../src/eval/loader/self-imports.js";
-import { readJsonReport, retrace, suite, tempDir } from "../cli-helpers.js";
+import { readJsonReport, retrace, root, suite, tempDir } from "../cli-helpers.js";
 import { processes } from "../../cli/run-cli.js";
 
 const CONFIG = '{ llm: { provider: "openai" } }';
@@ -48,8 +48,21 @@ describe("which eval files run as scripts", () => {
       'import { createRequire } from "node:module";\n',
       'import { useCassette } from "retrace-agents/vitest";\n',
       `// ${"x".repeat(1024 * 1024)}\n`,
+      // Found in review: code made at run time cannot import() from a script; a map of its own is --enable-source-maps's.
+      'const os = await eval("import(\'node:os\')");\n',
+      "const made = new Function('return 1');\n",
+      "//# sourceMappingURL=a.eval.mjs.map\n",
+      'const q = 1 import { join } from "node:path";\n',
     );
     expect(modules.filter((kind) => kind === "script")).toEqual([]);
+  });
+
+  it("a .js file only where its package says it is a module: CommonJS is Node's (found in review)", async () => {
+    const plain = suite({ "package.json": '{ "name": "p" }' });
+    const typed = suite({ "package.json": '{ "name": "p", "type": "module" }' });
+    expect((await planImport(join(plain, "a.eval.js"), `${head}${named("sep")}`)).kind).not.toBe("script");
+    expect((await planImport(join(plain, "a.eval.js"), `const { defineEval } = require("retrace-agents");\n${named('"x"')}`)).kind).not.toBe("script");
+    expect((await planImport(join(typed, "a.eval.js"), `${head}${named("sep")}`)).kind).toBe("script");
   });
 });
 
@@ -131,6 +144,33 @@ describe("an eval file run as a script behaves as its module would", () => {
     expect(twice.error?.message).toMatch(/already been declared/);
   });
 
+  it("runs no code outside its function: a file with a brace too many is a module's, and Node refuses it (found in review)", async () => {
+    const marker = `__retraceOutside${process.pid}`;
+    const loaded = await load(`import { defineEval } from "retrace";\n${named('"x"')}});\nglobalThis.${marker} = true;\n(function () {\n`);
+    expect(loaded.error?.message).toMatch(/a\.eval\.mjs:\d+:\d+/);
+    expect((globalThis as Record<string, unknown>)[marker]).toBeUndefined();
+  });
+
+  it("names its parameter so that no name of the file's is taken (found in review)", async () => {
+    const loaded = await load(`import { defineEval } from "retrace";\nfunction __retraceImports() {}\n${named("typeof __retraceImports")}`);
+    expect(loaded.error).toBeUndefined();
+    expect(loaded.cases.map((spec) => spec.name)).toEqual(["function"]);
+  });
+
+  it("a file whose script does not compile is imported as the module it would have been (a copy, not the hooks)", async () => {
+    // `export {}` declares no name: only compiling says the file is not a script.
+    const loaded = await load(`import { defineEval } from "retrace";\nexport {};\ndefineEval({ name: "exported", config: ${CONFIG}, test: () => { throw new Error("here"); } });\n`);
+    expect(loaded.error).toBeUndefined();
+    expect(loaded.cases.map((spec) => spec.name)).toEqual(["exported"]);
+    const error = await Promise.resolve()
+      .then(() => (loaded.cases[0] as { test: (t: never) => unknown }).test(undefined as never))
+      .then(() => new Error("no throw"), (thrown: unknown) => thrown as Error);
+    expect(error.message).toBe("here");
+    // Its rewritten copy (named by the eval file), not a second import through the hooks.
+    expect(error.stack ?? "").toContain("a.eval.mjs:3:");
+    expect(error.stack ?? "").not.toContain("?retrace-load=");
+  });
+
   it("a load that throws at the top level fails the file with the error", async () => {
     const loaded = await load(`import { defineEval } from "retrace";\nthrow new Error("broken fixture");\n`);
     expect(loaded.error?.code).toBe("eval_load");
@@ -178,8 +218,15 @@ describe("the code cache of eval files run as scripts", () => {
       expect(await run()).toEqual(["passed"]);
       expect(evalCaches(cache)).toEqual([second]);
       expect(readFileSync(join(cache, second as string)).equals(Buffer.alloc(4096, 7))).toBe(false);
+
+      // A damaged body behind an intact header: V8 would crash reading it (found in review).
+      const damaged = Buffer.from(readFileSync(join(cache, second as string)));
+      for (let at = damaged.length - 40; at < damaged.length; at++) damaged[at] = (damaged[at] as number) ^ 0xff;
+      writeFileSync(join(cache, second as string), damaged);
+      expect(await run()).toEqual(["passed"]);
+      expect(readFileSync(join(cache, second as string)).equals(damaged)).toBe(false);
     },
-    processes(4),
+    processes(5),
   );
 
   it(
@@ -201,6 +248,35 @@ describe("the code cache of eval files run as scripts", () => {
       expect(evalCaches(cache)).toEqual(kept);
     },
     processes(4),
+  );
+
+  it(
+    "is written at exit by one listener, whatever the number of files (found in review: a listener each warned from the eighth)",
+    async () => {
+      const files = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`f${index}.eval.mjs`, file(`answer ${index}`)]));
+      const dir = suite(files);
+      const result = await retrace(["eval-test", dir, "--mock"], { env: { RETRACE_CODE_CACHE: join(dir, ".cache") } });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stderr).not.toContain("MaxListenersExceededWarning");
+      expect(evalCaches(join(dir, ".cache"))).toHaveLength(12);
+    },
+    processes(1),
+  );
+
+  it(
+    "leaves a CommonJS eval file to Node, which gives it require (found in review)",
+    async () => {
+      const dir = suite({
+        "package.json": '{ "name": "cjs-project" }',
+        "a.eval.js": `const { defineEval } = require("retrace-agents");\n${file("cjs").split("\n").slice(1).join("\n")}`,
+      });
+      mkdirSync(join(dir, "node_modules"));
+      symlinkSync(root, join(dir, "node_modules", "retrace-agents"));
+      const result = await retrace(["eval-test", dir, "--mock"], { env: { RETRACE_CODE_CACHE: join(dir, ".cache") } });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(evalCaches(join(dir, ".cache"))).toEqual([]);
+    },
+    processes(1),
   );
 
   it(
