@@ -1,15 +1,19 @@
 /**
  * Runs an eval file as the script script-plan.ts made of it, compiled through V8's code cache
- * (the runtime's folder, see src/runtime/code-cache.ts): the first run compiles each function
- * as it is first called, as Node compiles a module, and keeps the compiled code when the process
- * exits; a run of the same text reads it back instead of compiling. A cache V8 refuses (another
- * Node, other flags, a damaged file) is compiled over and replaced. Each eval file keeps one
- * entry: a new text's replaces the old.
+ * (the runtime's folder, see src/runtime/code-cache.ts), from the second run of its text on:
  *
- * The first run is not compiled whole, as a module that imports only Retrace and Node is (see
- * eager-compile.ts): V8's `lazy` flag reaches only a script's top-level functions, and the
- * file's are inside the script's function. Measured on 1,000 cases, that run takes as long as
- * the module's eager import, the cache's writing included; the runs after it are faster.
+ * - the first run of a text imports the file as a module (compiled whole as it loads, see
+ *   eager-compile.ts) and only notes the text as seen: a script's first run compiles each
+ *   function as it is first called (V8's `lazy` flag reaches a script's top-level functions
+ *   only, and the file's are inside the script's function), which took 1.07× the eager import's
+ *   time on 1,000 cases, and 1.10× with the check below — a CI run on a fresh checkout, whose
+ *   cache is always empty, would pay it every time;
+ * - the second compiles the script, runs it and keeps its compiled code when the process exits;
+ * - every later run reads that code back instead of compiling (0.94–0.95× the time).
+ *
+ * A cache V8 refuses (another Node, other flags) is compiled over and replaced. Each eval file
+ * keeps one entry: a new text's replaces the old. Without a cache (RETRACE_CODE_CACHE=off,
+ * Retrace run from its sources) a file is always a module: a script would only cost.
  */
 import { Script } from "node:vm";
 import { pathToFileURL } from "node:url";
@@ -25,21 +29,28 @@ const AsyncFunction = (async () => undefined).constructor as new (parameter: str
  * the script does not compile: the file is then a module's, and Node says what is wrong with it.
  */
 export function compileScript(path: string, plan: ScriptPlan): Script | undefined {
-  const options = { filename: pathToFileURL(path).href, columnOffset: -plan.prefix };
   const store = codeCache();
+  if (!store) return undefined;
+  const options = { filename: pathToFileURL(path).href, columnOffset: -plan.prefix };
   const place = `eval-${sha256(path).slice(0, 16)}-`;
-  const name = `${place}${sha256(`${process.version}\0${process.arch}\0${plan.source}`).slice(0, 32)}.v8`;
+  const text = `${place}${sha256(`${process.version}\0${process.arch}\0${plan.source}`).slice(0, 32)}`;
+  const name = `${text}.v8`;
   try {
     // An entry is written only for a text that passed the check below: its name is the text's hash.
-    const cachedData = store?.read(name);
+    const cachedData = store.read(name);
     if (cachedData) {
       const script = new Script(plan.source, { ...options, cachedData });
       if (!script.cachedDataRejected) return script;
+    } else if (store.read(`${text}.seen`) === undefined) {
+      // The text's first run: a module's, and the text noted for the next (see above).
+      store.write(`${text}.seen`, Buffer.alloc(0));
+      store.forget(place, `${text}.seen`);
+      return undefined;
     }
     // Parsed as a function body on its own, as the Function constructor parses one; never run.
     new AsyncFunction(plan.parameter, plan.body);
     const script = new Script(plan.source, options);
-    if (store) keepAtExit(store, script, name, place);
+    keepAtExit(store, script, name, place);
     return script;
   } catch {
     // A SyntaxError, or code made from strings refused (--disallow-code-generation-from-strings).

@@ -11,6 +11,10 @@ import { framePosition, loadEvalFiles } from "../../../src/eval/loader/index.js"
 import { PACKAGE_NAME } from "../../../src/package-info.js";
 import { CASE, readJsonReport, retrace, suite, tempDir } from "../cli-helpers.js";
 import { processes } from "../../cli/run-cli.js";
+import { useCacheThatSawEveryText } from "./seen-cache.js";
+
+// Files run as scripts from their first load, as from a text's second run under the CLI.
+useCacheThatSawEveryText();
 
 describe("loading eval files through the eval hooks", () => {
   it("TypeScript modules import each other by their .js names; import.meta is the file's own; a helper is one module for every file", async () => {
