@@ -11,8 +11,8 @@ export interface CodeCacheStore {
   write(name: string, data: Buffer): boolean;
   /** Removes the entries whose names start with `prefix`, but `keep`. */
   forget(prefix: string, keep: string): void;
-  /** Keeps the `most` newest entries whose names start with `prefix`, and removes the rest. */
-  bound(prefix: string, most: number): void;
+  /** Keeps the `most` entries last used whose names start with `prefix` and end with `suffix`, and removes the rest. */
+  bound(prefix: string, suffix: string, most: number): void;
 }
 
 let store: CodeCacheStore | undefined;

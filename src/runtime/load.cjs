@@ -255,11 +255,11 @@ if (folder && typeof runtime.exports.useCodeCache === "function") {
         // Tidying is best effort.
       }
     },
-    bound: (prefix, most) => {
+    bound: (prefix, suffix, most) => {
       try {
         const entries = [];
         for (const name of fs.readdirSync(folder)) {
-          if (!name.startsWith(prefix)) continue;
+          if (!name.startsWith(prefix) || !name.endsWith(suffix)) continue;
           try {
             // Read (a hit) or written, whichever was last: relatime still notes a read once a day.
             const stat = fs.statSync(path.join(folder, name));

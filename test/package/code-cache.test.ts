@@ -38,7 +38,7 @@ function setUp(): void {
   writeFileSync(join(project, "one.eval.mjs"), evalFile);
 }
 
-/** The runtime's cache files in a cache folder (eval files run as scripts keep theirs beside them, as eval-*.v8: script.test.ts). */
+/** The runtime's cache files in a cache folder (eval files run as scripts keep theirs beside them, as eval-*.code.v8 and eval-*.seen.v8: script.test.ts). */
 const cacheFiles = (folder: string) => readdirSync(folder).filter((name) => name.endsWith(".v8") && !name.startsWith("eval-"));
 
 const run = (cache: string) => retrace(["eval-test", project, "--mock", "--reporter", "json"], { env: { RETRACE_CODE_CACHE: cache } });

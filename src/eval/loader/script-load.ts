@@ -34,17 +34,19 @@ export function compileScript(path: string, plan: ScriptPlan): Script | undefine
   const options = { filename: pathToFileURL(path).href, columnOffset: -plan.prefix };
   const place = `eval-${sha256(path).slice(0, 16)}-`;
   const text = `${place}${sha256(`${process.version}\0${process.arch}\0${plan.source}`).slice(0, 32)}`;
-  const name = `${text}.v8`;
+  const name = `${text}${CODE}`;
   try {
     // An entry is written only for a text that passed the check below: its name is the text's hash.
     const cachedData = store.read(name);
     if (cachedData) {
       const script = new Script(plan.source, { ...options, cachedData });
       if (!script.cachedDataRejected) return script;
-    } else if (store.read(`${text}.seen`) === undefined) {
+    } else if (store.read(`${text}${SEEN}`) === undefined) {
       // The text's first run: a module's, and the text noted for the next (see above).
-      store.write(`${text}.seen`, Buffer.alloc(0));
-      store.forget(place, `${text}.seen`);
+      if (store.write(`${text}${SEEN}`, Buffer.alloc(0))) {
+        store.forget(place, `${text}${SEEN}`);
+        store.bound("eval-", SEEN, MOST_NOTES);
+      }
       return undefined;
     }
     // Parsed as a function body on its own, as the Function constructor parses one; never run.
@@ -74,12 +76,16 @@ export async function runScript(script: Script, plan: ScriptPlan): Promise<void>
 }
 
 /**
- * How many eval files keep their compiled code: those last used, so that suites written to
- * fresh temp folders (a test suite's fixtures, a generated benchmark) do not pile up entries
- * until the runtime's week-old tidying reaches them (RETRACE_CODE_CACHE_EVAL_ENTRIES changes
- * it, for tests).
+ * How many eval files keep their compiled code, and how many texts are noted as seen: those
+ * last used, so that suites written to fresh temp folders (a test suite's fixtures, a generated
+ * benchmark) do not pile up entries until the runtime's week-old tidying reaches them, and
+ * notes do not push out code (RETRACE_CODE_CACHE_EVAL_ENTRIES changes the first, for tests).
  */
 const MOST_ENTRIES = Number(process.env.RETRACE_CODE_CACHE_EVAL_ENTRIES ?? 64);
+const MOST_NOTES = 256;
+/** An entry's compiled code, and a text's note that it ran once: both .v8, which the runtime's tidying reaches. */
+const CODE = ".code.v8";
+const SEEN = ".seen.v8";
 
 /** The scripts whose compiled code is kept at exit, by eval file: a file loaded again keeps its last script only. */
 const toKeep = new Map<string, { store: CodeCacheStore; script: Script; name: string }>();
@@ -101,5 +107,5 @@ function keepAll(): void {
   }
   const last = [...toKeep.values()].at(-1);
   toKeep.clear();
-  last?.store.bound("eval-", MOST_ENTRIES);
+  last?.store.bound("eval-", CODE, MOST_ENTRIES);
 }

@@ -190,7 +190,7 @@ describe("the code cache of eval files run as scripts", () => {
       `  test: async (t) => { await t.send("hi"); t.outputContains("${answer}"); } });`,
       "",
     ].join("\n");
-  const evalCaches = (cache: string) => (existsSync(cache) ? readdirSync(cache).filter((name) => name.startsWith("eval-") && name.endsWith(".v8")) : []);
+  const evalCaches = (cache: string) => (existsSync(cache) ? readdirSync(cache).filter((name) => name.startsWith("eval-") && name.endsWith(".code.v8")) : []);
 
   it(
     "is written by a text's second run, read by the ones after, replaced when the file changes or the cache is damaged",
@@ -203,7 +203,7 @@ describe("the code cache of eval files run as scripts", () => {
         expect(result.code, result.stdout + result.stderr).toBe(0);
         return readJsonReport(join(dir, "report.json")).cases.map((entry) => entry.status);
       };
-      const seen = () => readdirSync(cache).filter((name) => name.endsWith(".seen"));
+      const seen = () => readdirSync(cache).filter((name) => name.endsWith(".seen.v8"));
       // The first run is the module's, and notes the text.
       expect(await run()).toEqual(["passed"]);
       expect(evalCaches(cache)).toEqual([]);

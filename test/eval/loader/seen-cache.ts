@@ -7,7 +7,7 @@ import { useCodeCache } from "../../../src/runtime/index.js";
  */
 export function useCacheThatSawEveryText(): void {
   useCodeCache({
-    read: (name) => (name.endsWith(".seen") ? Buffer.alloc(0) : undefined),
+    read: (name) => (name.endsWith(".seen.v8") ? Buffer.alloc(0) : undefined),
     write: () => true,
     forget: () => undefined,
     bound: () => undefined,
