@@ -2,7 +2,8 @@
  * Finds eval files and loads them without a build step, with Node's own import: `.js`/`.mjs`
  * natively, or from a copy whose imports of a Retrace the project does not have point at the
  * running one; `.ts`/`.mts` compiled (typescript.ts) and imported the same way when their only
- * imports are Retrace's and Node's; anything else through the module hooks of hooks.ts
+ * imports are Retrace's and Node's; such a file that exports nothing, from its text's second
+ * run on, as a script through the code cache (script-load.ts); anything else through the module hooks of hooks.ts
  * (registered only then; see self-imports.ts for the rules). Files are imported one at a time
  * so that each `defineEval` call is credited to the file that made it. A file that cannot be loaded — or
  * whose top level does not settle within the timeout — is reported with its error and the
@@ -12,12 +13,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Script } from "node:vm";
 import { errorMessage, EvalLoadError, RetraceError } from "../../errors/index.js";
 import { PACKAGE_NAME } from "../../package-info.js";
 import { importNative } from "../../runtime/index.js";
 import { collectCases, type EvalCase } from "../dsl/index.js";
 import { compiledEagerly } from "./eager-compile.js";
-import type { Script } from "node:vm";
 import { compileScript, runScript } from "./script-load.js";
 import type { ScriptPlan } from "./script-plan.js";
 import { prepareTypeScript, stopCompiler, useEvalHooks } from "./register.js";
@@ -239,8 +240,9 @@ type CompiledScript = { kind: "script"; script: ScriptPlan; compiled: Script };
 type Plan = Exclude<ImportPlan, { kind: "script" }> | CompiledScript;
 
 /**
- * The plan with its script compiled, or the file's plan as a module (`asModule`) when the
- * script does not compile: Node then imports it and names what is wrong.
+ * The plan with its script compiled, or the file's plan as a module (`asModule`) when it is
+ * not to run as a script this time (its text's first run, no code cache; see script-load.ts)
+ * or its script does not compile, when Node imports it and names what is wrong.
  */
 async function compiled(path: string, plan: ImportPlan, asModule: () => Promise<ImportPlan>): Promise<Plan> {
   if (plan.kind !== "script") return plan;
