@@ -2,7 +2,8 @@
  * Where compiled code outlives the process: the folder the bundled runtime keeps its own V8
  * code cache in (src/runtime/load.cjs hands its reader and writer over, with the same checks:
  * a folder and files only this user may write, written whole or not at all). Retrace run from
- * its sources (under a test runner) has none, and compiles as if the cache were empty.
+ * its sources (under a test runner), or with RETRACE_CODE_CACHE=off, has none: its eval files
+ * are then always modules.
  */
 export interface CodeCacheStore {
   /** The bytes kept under `name`, or undefined (none, unreadable, or not to be trusted). */

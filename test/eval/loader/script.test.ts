@@ -22,6 +22,13 @@ const CONFIG = '{ llm: { provider: "openai" } }';
 /** A case named `name` (an expression) that does nothing. */
 const named = (name: string): string => `defineEval({ name: ${name}, config: ${CONFIG}, test: () => {} });\n`;
 
+/** The names of the cases a file of these lines defines; it must load. */
+async function caseNames(lines: readonly string[]): Promise<string[]> {
+  const loaded = await load([...lines, ""].join("\n"));
+  expect(loaded.error).toBeUndefined();
+  return loaded.cases.map((spec) => spec.name);
+}
+
 async function load(text: string, name = "a.eval.mjs"): Promise<Awaited<ReturnType<typeof loadEvalFiles>>[number]> {
   const dir = suite({ [name]: text });
   const [loaded] = await loadEvalFiles([dir], dir);
@@ -72,56 +79,44 @@ describe("which eval files run as scripts", () => {
 
 describe("an eval file run as a script behaves as its module would", () => {
   it("binds every form of import to the module import gives", async () => {
-    const loaded = await load(
-      [
-        'import { defineEval as define, match } from "retrace";',
-        "import {",
-        "  sep,",
-        "  join as joined,",
-        '} from "node:path";',
-        'import * as os from "node:os";',
-        'import fs, { readFileSync } from "node:fs";',
-        'import * as retrace from "retrace";',
-        'import "node:util";',
-        'define({ name: [typeof match.exact, sep, joined("a", "b"), typeof os.cpus, fs.readFileSync === readFileSync, retrace.defineEval === define].join(" "), config: ' + CONFIG + ", test: () => {} });",
-        "",
-      ].join("\n"),
-    );
-    expect(loaded.error).toBeUndefined();
-    expect(loaded.cases.map((spec) => spec.name)).toEqual(["function / a/b function true true"]);
+    const names = await caseNames([
+      'import { defineEval as define, match } from "retrace";',
+      "import {",
+      "  sep,",
+      "  join as joined,",
+      '} from "node:path";',
+      'import * as os from "node:os";',
+      'import fs, { readFileSync } from "node:fs";',
+      'import * as retrace from "retrace";',
+      'import "node:util";',
+      'define({ name: [typeof match.exact, sep, joined("a", "b"), typeof os.cpus, fs.readFileSync === readFileSync, retrace.defineEval === define].join(" "), config: ' + CONFIG + ", test: () => {} });",
+    ]);
+    expect(names).toEqual(["function / a/b function true true"]);
   });
 
   it("is strict, with `this` undefined, top-level await and a hashbang", async () => {
-    const loaded = await load(
-      [
-        "#!/usr/bin/env node",
-        'import { defineEval } from "retrace";',
-        "let strict = false;",
-        "try { undeclared = 1; } catch { strict = true; }",
-        "const value = await Promise.resolve(this === undefined);",
-        'defineEval({ name: `${strict} ${value}`, config: ' + CONFIG + ", test: () => {} });",
-        "",
-      ].join("\n"),
-    );
-    expect(loaded.error).toBeUndefined();
-    expect(loaded.cases.map((spec) => spec.name)).toEqual(["true true"]);
+    const names = await caseNames([
+      "#!/usr/bin/env node",
+      'import { defineEval } from "retrace";',
+      "let strict = false;",
+      "try { undeclared = 1; } catch { strict = true; }",
+      "const value = await Promise.resolve(this === undefined);",
+      'defineEval({ name: `${strict} ${value}`, config: ' + CONFIG + ", test: () => {} });",
+    ]);
+    expect(names).toEqual(["true true"]);
   });
 
   it("keeps the statements around an import apart, as the module does", async () => {
     // Blanked to nothing, the import would leave `f()\n(() => {})()`: one call of f's result.
-    const loaded = await load(
-      [
-        "let calls = 0;",
-        "const f = () => () => { calls++; };",
-        "f()",
-        'import { defineEval } from "retrace"',
-        "(() => {})()",
-        'defineEval({ name: "calls " + calls, config: ' + CONFIG + ", test: () => {} });",
-        "",
-      ].join("\n"),
-    );
-    expect(loaded.error).toBeUndefined();
-    expect(loaded.cases.map((spec) => spec.name)).toEqual(["calls 0"]);
+    const names = await caseNames([
+      "let calls = 0;",
+      "const f = () => () => { calls++; };",
+      "f()",
+      'import { defineEval } from "retrace"',
+      "(() => {})()",
+      'defineEval({ name: "calls " + calls, config: ' + CONFIG + ", test: () => {} });",
+    ]);
+    expect(names).toEqual(["calls 0"]);
   });
 
   it("fails on a name a module does not export with Node's own error, before any of the file runs", async () => {
