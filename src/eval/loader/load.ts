@@ -9,7 +9,7 @@
  * whose top level does not settle within the timeout — is reported with its error and the
  * others still run.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -18,6 +18,7 @@ import { errorMessage, EvalLoadError, RetraceError } from "../../errors/index.js
 import { PACKAGE_NAME } from "../../package-info.js";
 import { importNative } from "../../runtime/index.js";
 import { collectCases, type EvalCase } from "../dsl/index.js";
+import { findEvalFiles } from "./discover.js";
 import { compiledEagerly } from "./eager-compile.js";
 import { compileScript, runScript } from "./script-load.js";
 import type { ScriptPlan } from "./script-plan.js";
@@ -26,7 +27,6 @@ import { ownModule, planImport, planTypeScript, type ImportPlan } from "./self-i
 import { registerMovedModule, registerSourceMap } from "./source-maps.js";
 import { compileTypeScript, inlineSourceMap, locateSyntaxError, stopTypeScript, typescriptCacheDir } from "./typescript.js";
 
-const EVAL_FILE = /\.eval\.(?:ts|mts|js|mjs)$/;
 const TYPESCRIPT = /\.m?ts$/;
 
 export interface LoadedFile {
@@ -60,9 +60,7 @@ export function discoverEvalFiles(paths: readonly string[], cwd: string): { file
       files.add(path);
       continue;
     }
-    const found = (readdirSync(path, { recursive: true }) as string[])
-      .filter((entry) => EVAL_FILE.test(entry) && !entry.split(sep).some((part) => part === "node_modules" || part.startsWith(".")))
-      .map((entry) => resolve(path, entry));
+    const found = findEvalFiles(path);
     if (found.length === 0) {
       errors.push({ path, file: displayPath(path, cwd), cases: [], error: { code: "eval_load", message: `no eval files (*.eval.ts, *.eval.js, ...) in ${given}` } });
     }
