@@ -291,6 +291,25 @@ async function planForTypeScript(path: string, held: Held): Promise<TypeScriptPl
   return compiled(path, withMap(await planTypeScript(path, code)), async () => withMap(await planTypeScript(path, code, { script: false })));
 }
 
+/** Copies' folders not yet removed: an eval file that ends the process as it loads skips the `finally` that removes its copy. */
+const copies = new Set<string>();
+let removedAtExit = false;
+
+function madeCopyFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), "retrace-eval-load-"));
+  copies.add(dir);
+  if (!removedAtExit) {
+    removedAtExit = true;
+    process.on("exit", () => copies.forEach(removeCopyFolder));
+  }
+  return dir;
+}
+
+function removeCopyFolder(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  copies.delete(dir);
+}
+
 /**
  * Loads an eval file from its rewritten copy (see self-imports.ts); messages name the eval file,
  * not the copy. A compiled TypeScript file's copy comes with its source map, through which its
@@ -298,7 +317,7 @@ async function planForTypeScript(path: string, held: Held): Promise<TypeScriptPl
  */
 async function loadCopy(path: string, plan: Extract<ImportPlan, { kind: "copy" }>, cwd: string, options: LoadOptions, held: Held): Promise<LoadedFile> {
   const { text, map } = plan;
-  const dir = mkdtempSync(join(tmpdir(), "retrace-eval-load-"));
+  const dir = madeCopyFolder();
   const copy = join(dir, basename(path).replace(/\.(?:m?ts|tsx)$/, ".mjs"));
   try {
     // Encoded here and held: writing a string encodes it into a buffer three times its length, freed at once.
@@ -317,7 +336,7 @@ async function loadCopy(path: string, plan: Extract<ImportPlan, { kind: "copy" }
     if (result.error) result.error.message = inOriginalTerms(result.error.message, copy, path, plan.own);
     return result;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeCopyFolder(dir);
   }
 }
 

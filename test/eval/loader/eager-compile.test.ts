@@ -9,7 +9,7 @@
  * compiled eagerly.
  */
 import vm from "node:vm";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ownLazyFlag } from "../../../src/eval/loader/eager-compile.js";
@@ -148,10 +148,14 @@ describe("the flags a process ends with", () => {
       const dir = tempDir();
       const cache = join(dir, "cache");
       writeFileSync(join(dir, "exits.eval.mjs"), `${evalFile()}process.exit(0);\n`);
+      const temp = join(dir, "tmp");
+      mkdirSync(temp);
       // No process here refreshes a cache it accepted: a changed file means a rejected one.
       const env = { RETRACE_CODE_CACHE: cache, RETRACE_CODE_CACHE_REFRESH_AFTER_S: "100000" };
-      const first = await retrace(["eval-test", dir, "--mock"], { env });
+      const first = await retrace(["eval-test", dir, "--mock"], { env: { ...env, TMPDIR: temp } });
       expect(first.code, first.stderr).toBe(0);
+      // The file was loaded from a copy (Retrace is not installed beside it), removed as the process ended.
+      expect(readdirSync(temp)).toEqual([]);
       const files = readdirSync(cache).filter((name) => name.endsWith(".v8"));
       expect(files).toHaveLength(1);
       const written = readFileSync(join(cache, files[0] as string));
