@@ -12,8 +12,18 @@ export interface CodeCacheStore {
   write(name: string, data: Buffer): boolean;
   /** Removes the entries whose names start with `prefix`, but `keep`. */
   forget(prefix: string, keep: string): void;
-  /** Keeps the `most` entries last used whose names start with `prefix` and end with `suffix`, and removes the rest. */
-  bound(prefix: string, suffix: string, most: number): void;
+  /**
+   * Of the entries whose names start with `prefix` and end with `suffix`, keeps those used last
+   * (`usedHere` first: the entries this process read, whose times a relatime mount does not
+   * move), at most `most` of them and `bytes` in all, and removes the rest.
+   */
+  bound(prefix: string, suffix: string, limits: CacheBound): void;
+}
+
+export interface CacheBound {
+  most: number;
+  bytes?: number;
+  usedHere?: ReadonlySet<string>;
 }
 
 let store: CodeCacheStore | undefined;

@@ -255,21 +255,28 @@ if (folder && typeof runtime.exports.useCodeCache === "function") {
         // Tidying is best effort.
       }
     },
-    bound: (prefix, suffix, most) => {
+    bound: (prefix, suffix, { most, bytes = Infinity, usedHere }) => {
       try {
         const entries = [];
         for (const name of fs.readdirSync(folder)) {
           if (!name.startsWith(prefix) || !name.endsWith(suffix)) continue;
           try {
-            // Read (a hit) or written, whichever was last: relatime still notes a read once a day.
+            // Read (a hit) or written, whichever was last: relatime notes a read once a day, so
+            // the entries this process read are named by the caller and come first.
             const stat = fs.statSync(path.join(folder, name));
-            entries.push({ name, at: Math.max(stat.atimeMs, stat.mtimeMs) });
+            entries.push({ name, at: Math.max(stat.atimeMs, stat.mtimeMs), size: stat.size, here: usedHere?.has(name) === true });
           } catch {
             // Another process removed it.
           }
         }
-        entries.sort((a, b) => b.at - a.at || (a.name < b.name ? -1 : 1));
-        for (const { name } of entries.slice(most)) fs.rmSync(path.join(folder, name), { force: true });
+        entries.sort((a, b) => Number(b.here) - Number(a.here) || b.at - a.at || (a.name < b.name ? -1 : 1));
+        let kept = 0;
+        let total = 0;
+        for (const { name, size } of entries) {
+          total += size;
+          if (++kept <= most && total <= bytes) continue;
+          fs.rmSync(path.join(folder, name), { force: true });
+        }
       } catch {
         // Tidying is best effort.
       }

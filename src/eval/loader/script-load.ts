@@ -40,12 +40,15 @@ export function compileScript(path: string, plan: ScriptPlan): Script | undefine
     const cachedData = store.read(name);
     if (cachedData) {
       const script = new Script(plan.source, { ...options, cachedData });
-      if (!script.cachedDataRejected) return script;
+      if (!script.cachedDataRejected) {
+        usedHere.add(name);
+        return script;
+      }
     } else if (store.read(`${text}${SEEN}`) === undefined) {
       // The text's first run: a module's, and the text noted for the next (see above).
       if (store.write(`${text}${SEEN}`, Buffer.alloc(0))) {
         store.forget(place, `${text}${SEEN}`);
-        store.bound("eval-", SEEN, MOST_NOTES);
+        store.bound("eval-", SEEN, { most: MOST_NOTES });
       }
       return undefined;
     }
@@ -76,16 +79,23 @@ export async function runScript(script: Script, plan: ScriptPlan): Promise<void>
 }
 
 /**
- * How many eval files keep their compiled code, and how many texts are noted as seen: those
- * last used, so that suites written to fresh temp folders (a test suite's fixtures, a generated
- * benchmark) do not pile up entries until the runtime's week-old tidying reaches them, and
- * notes do not push out code (RETRACE_CODE_CACHE_EVAL_ENTRIES changes the first, for tests).
+ * How many eval files keep their compiled code (and how many bytes of it), and how many texts
+ * are noted as seen: those last used, so that suites written to fresh temp folders (a test
+ * suite's fixtures, a generated benchmark) do not pile up entries until the runtime's week-old
+ * tidying reaches them, and notes do not push out code. A suite of more files than this
+ * compiles the rest again on every run (a bound of 64 cost a 100-file suite 1.10x the time), so
+ * it is far above a suite's size; the anchor workload's 1,000 cases are an entry of 0.85 MB
+ * (RETRACE_CODE_CACHE_EVAL_ENTRIES and RETRACE_CODE_CACHE_EVAL_BYTES change the bounds, for tests).
  */
-const MOST_ENTRIES = Number(process.env.RETRACE_CODE_CACHE_EVAL_ENTRIES ?? 64);
-const MOST_NOTES = 256;
+const MOST_ENTRIES = Number(process.env.RETRACE_CODE_CACHE_EVAL_ENTRIES ?? 1024);
+const MOST_BYTES = Number(process.env.RETRACE_CODE_CACHE_EVAL_BYTES ?? 64 * 1024 * 1024);
+const MOST_NOTES = 1024;
 /** An entry's compiled code, and a text's note that it ran once: both .v8, which the runtime's tidying reaches. */
 const CODE = ".code.v8";
 const SEEN = ".seen.v8";
+
+/** The entries this process read: kept first by the bound, as a relatime mount may leave their times as they were. */
+const usedHere = new Set<string>();
 
 /** The scripts whose compiled code is kept at exit, by eval file: a file loaded again keeps its last script only. */
 const toKeep = new Map<string, { script: Script; name: string }>();
@@ -99,11 +109,14 @@ function keepAtExit(store: CodeCacheStore, script: Script, name: string, place: 
 function keepAll(store: CodeCacheStore): void {
   for (const [place, { script, name }] of toKeep) {
     try {
-      if (store.write(name, script.createCachedData())) store.forget(place, name);
+      if (store.write(name, script.createCachedData())) {
+        store.forget(place, name);
+        usedHere.add(name);
+      }
     } catch {
       // The cache is a saving, never a failure.
     }
   }
   toKeep.clear();
-  store.bound("eval-", CODE, MOST_ENTRIES);
+  store.bound("eval-", CODE, { most: MOST_ENTRIES, bytes: MOST_BYTES, usedHere });
 }

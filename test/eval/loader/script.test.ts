@@ -261,8 +261,39 @@ describe("the code cache of eval files run as scripts", () => {
       const again = await retrace(["eval-test", join(dir, "b.eval.mjs"), "--mock"], { env });
       expect(again.code).toBe(0);
       expect(evalCaches(cache)).toEqual(kept);
+
+      // And no more bytes than its bound: one entry's worth keeps a's (twice: the first run of a
+      // text whose entry went only notes it), this run's, and not b's and c's.
+      const bytes = Math.max(...kept.map((entry) => statSync(join(cache, entry)).size));
+      for (let run = 0; run < 2; run++) {
+        const bounded = await retrace(["eval-test", join(dir, "a.eval.mjs"), "--mock"], { env: { ...env, RETRACE_CODE_CACHE_EVAL_BYTES: String(bytes + 100) } });
+        expect(bounded.code).toBe(0);
+      }
+      expect(evalCaches(cache)).toHaveLength(1);
+      expect(evalCaches(cache)[0]?.startsWith(of("a"))).toBe(true);
     },
-    processes(7),
+    processes(9),
+  );
+
+  it(
+    "keeps every file of a suite bigger than the old bound of 64, so that a third run compiles nothing",
+    async () => {
+      const files = Object.fromEntries(Array.from({ length: 65 }, (_, index) => [`f${index}.eval.mjs`, file(`answer ${index}`)]));
+      const dir = suite(files);
+      const cache = join(dir, ".cache");
+      const run = async () => {
+        const result = await retrace(["eval-test", dir, "--mock"], { env: { RETRACE_CODE_CACHE: cache } });
+        expect(result.code, result.stdout + result.stderr).toBe(0);
+      };
+      await run();
+      await run();
+      const written = new Map(evalCaches(cache).map((entry) => [entry, statSync(join(cache, entry)).mtimeMs]));
+      expect(written.size).toBe(65);
+      await run();
+      // Every entry read, none written again (with 64, one went each run and was compiled the next).
+      expect(new Map(evalCaches(cache).map((entry) => [entry, statSync(join(cache, entry)).mtimeMs]))).toEqual(written);
+    },
+    processes(3),
   );
 
   it(
