@@ -40,7 +40,9 @@ export const initialize: InitializeHook<HooksData> = (given) => {
     const work =
       request.type === "stop"
         ? stopTypeScript()
-        : Promise.all(request.files.map((file) => compiled(file, readFileSync(file, "utf8")).catch(() => undefined)));
+        : // A file that cannot be read or compiled fails its own import, not this thread (whose
+          // uncaught error ends the process at once, with no report).
+          Promise.all(request.files.map((file) => Promise.resolve(file).then((path) => compiled(path, readFileSync(path, "utf8"))).catch(() => undefined)));
     void work.then(() => given.port.postMessage({ type: "done", id: request.id } satisfies HooksMessage));
   });
   given.port.unref();

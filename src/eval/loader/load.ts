@@ -272,8 +272,9 @@ async function planForTypeScript(path: string, held: Held): Promise<TypeScriptPl
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
-  } catch {
-    return { kind: "hooks" }; // unreadable: Node says why
+  } catch (error) {
+    // Its own failure, without starting the hooks for a file no hook could load.
+    return { kind: "failed", error };
   }
   held.push(bytes);
   let code: string;
@@ -305,9 +306,14 @@ function madeCopyFolder(): string {
   return dir;
 }
 
+/** Best effort: a folder that cannot be removed is left, and never fails a load or the process's exit. */
 function removeCopyFolder(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
   copies.delete(dir);
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // Left in the temp directory, which the system tidies.
+  }
 }
 
 /**

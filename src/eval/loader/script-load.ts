@@ -87,12 +87,18 @@ export async function runScript(script: Script, plan: ScriptPlan): Promise<void>
  * it is far above a suite's size; the anchor workload's 1,000 cases are an entry of 0.85 MB
  * (RETRACE_CODE_CACHE_EVAL_ENTRIES and RETRACE_CODE_CACHE_EVAL_BYTES change the bounds, for tests).
  */
-const MOST_ENTRIES = Number(process.env.RETRACE_CODE_CACHE_EVAL_ENTRIES ?? 1024);
-const MOST_BYTES = Number(process.env.RETRACE_CODE_CACHE_EVAL_BYTES ?? 64 * 1024 * 1024);
+const MOST_ENTRIES = setting(process.env.RETRACE_CODE_CACHE_EVAL_ENTRIES, 1024);
+const MOST_BYTES = setting(process.env.RETRACE_CODE_CACHE_EVAL_BYTES, 64 * 1024 * 1024);
 const MOST_NOTES = 1024;
 /** An entry's compiled code, and a text's note that it ran once: both .v8, which the runtime's tidying reaches. */
 const CODE = ".code.v8";
 const SEEN = ".seen.v8";
+
+/** A bound from the environment: a positive whole number, or the default (a bound of NaN or 0 would empty the folder of every project's entries). */
+function setting(given: string | undefined, fallback: number): number {
+  const value = Number(given);
+  return given !== undefined && Number.isSafeInteger(value) && value > 0 ? value : fallback;
+}
 
 /** The entries this process read: kept first by the bound, as a relatime mount may leave their times as they were. */
 const usedHere = new Set<string>();
@@ -109,7 +115,9 @@ function keepAtExit(store: CodeCacheStore, script: Script, name: string, place: 
 function keepAll(store: CodeCacheStore): void {
   for (const [place, { script, name }] of toKeep) {
     try {
-      if (store.write(name, script.createCachedData())) {
+      const data = script.createCachedData();
+      // An entry over the bound would be written only to be removed, and its note with it.
+      if (data.length <= MOST_BYTES && store.write(name, data)) {
         store.forget(place, name);
         usedHere.add(name);
       }

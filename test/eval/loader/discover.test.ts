@@ -9,6 +9,7 @@ import { join, relative } from "node:path";
 import { findEvalFiles } from "../../../src/eval/loader/discover.js";
 import { discoverEvalFiles } from "../../../src/eval/loader/index.js";
 import { tempDir } from "../../helpers.js";
+import { processes, retrace } from "../../cli/run-cli.js";
 
 function files(root: string, paths: string[]): void {
   for (const path of paths) {
@@ -72,4 +73,21 @@ describe("eval file discovery", () => {
     symlinkSync(join(root, "gone"), join(root, "eval/gone-folder"));
     expect(shown(root, findEvalFiles(join(root, "eval")))).toEqual(["eval/dangling.eval.mjs", "eval/linked.eval.mjs"]);
   });
+
+  it(
+    "reports a dangling .eval.ts as not loaded and runs the other files (found in review: the hooks thread died, and the run with it, with no report)",
+    async () => {
+      const root = tempDir("retrace-discover-");
+      symlinkSync(join(root, "nowhere.eval.ts"), join(root, "dangling.eval.ts"));
+      writeFileSync(
+        join(root, "fine.eval.mjs"),
+        'import { defineEval } from "retrace";\ndefineEval({ name: "fine", config: { name: "t", llm: { provider: "openai" } }, mock: { responses: [{ text: "hi" }] }, test: async (t) => { await t.send("hi"); t.outputContains("hi"); } });\n',
+      );
+      const result = await retrace(["eval-test", root, "--mock"], { env: { RETRACE_CODE_CACHE: "off" } });
+      expect(result.code, result.stdout + result.stderr).toBe(2);
+      expect(result.stdout).toMatch(/dangling\.eval\.ts could not be loaded: .*ENOENT/);
+      expect(result.stdout).toContain("1 passed");
+    },
+    processes(1),
+  );
 });

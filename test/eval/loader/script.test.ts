@@ -276,6 +276,25 @@ describe("the code cache of eval files run as scripts", () => {
   );
 
   it(
+    "keeps its entries when a bound in the environment is not a positive whole number (found in review: NaN emptied the folder)",
+    async () => {
+      const dir = suite({ "a.eval.mjs": file("a") });
+      const cache = join(dir, ".cache");
+      for (const bad of ["abc", "0", "-5", ""]) {
+        // A new text each time: its first run notes it, its second writes its entry and bounds the cache.
+        writeFileSync(join(dir, "a.eval.mjs"), file(`a ${bad}`));
+        const env = { RETRACE_CODE_CACHE: cache, RETRACE_CODE_CACHE_EVAL_ENTRIES: bad, RETRACE_CODE_CACHE_EVAL_BYTES: bad };
+        for (let run = 0; run < 2; run++) {
+          const result = await retrace(["eval-test", dir, "--mock"], { env });
+          expect(result.code, result.stdout + result.stderr).toBe(0);
+        }
+        expect(evalCaches(cache), bad).toHaveLength(1);
+      }
+    },
+    processes(8),
+  );
+
+  it(
     "keeps every file of a suite bigger than the old bound of 64, so that a third run compiles nothing",
     async () => {
       const files = Object.fromEntries(Array.from({ length: 65 }, (_, index) => [`f${index}.eval.mjs`, file(`answer ${index}`)]));
