@@ -6,7 +6,7 @@
  * eval file's `import "retrace-agents"` share one copy of Retrace.
  */
 import { execFile } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -226,6 +226,35 @@ describe("the runtime's code cache and an edited bundle", () => {
 });
 
 describe("the code cache of an install", () => {
+  it("is still the current one after the bundle is extracted again, the same bytes under a new inode (npm ci before a CI cache is restored)", async () => {
+    const pkg = join(work, "extracted");
+    mkdirSync(join(pkg, "dist", "runtime"), { recursive: true });
+    for (const name of readdirSync(join(root, "dist", "runtime"))) copyFileSync(join(root, "dist", "runtime", name), join(pkg, "dist", "runtime", name));
+    copyFileSync(join(root, "package.json"), join(pkg, "package.json"));
+    const cache = join(work, "extracted-cache");
+    const version = () =>
+      new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ["-e", `require(${JSON.stringify(join(pkg, "dist", "runtime", "load.cjs"))}).main(["--version"])`], { env: { PATH: process.env.PATH ?? "", RETRACE_CODE_CACHE: cache } }, (error, out, err) =>
+          error ? reject(new Error(err)) : resolve(out),
+        ),
+      );
+    expect(await version()).toMatch(/\d+\.\d+\.\d+/);
+    const [written] = cacheFiles(cache);
+    const writtenAt = statSync(join(cache, written as string)).mtimeMs;
+    // Extracted again: a new file, the same bytes, the time npm gives every file it extracts.
+    const bundle = join(pkg, "dist", "runtime", "retrace.cjs");
+    const bytes = readFileSync(bundle);
+    writeFileSync(`${bundle}.new`, bytes);
+    renameSync(`${bundle}.new`, bundle);
+    const npmTime = new Date("1985-10-26T08:15:00Z");
+    utimesSync(bundle, npmTime, npmTime);
+    expect(await version()).toMatch(/\d+\.\d+\.\d+/);
+    // Read, not compiled and written again under another name.
+    expect(cacheFiles(cache)).toEqual([written]);
+    expect(statSync(join(cache, written as string)).mtimeMs).toBe(writtenAt);
+  }, processes(2));
+
+
   it("removes the caches this install made for this Node before its last build, and keeps another install's and another Node's", async () => {
     // An install as npm lays it out: <project>/node_modules/retrace-agents, its cache beside it.
     const project = join(work, "installed");
@@ -242,7 +271,7 @@ describe("the code cache of an install", () => {
       );
     expect(await help()).toContain("Usage: retrace");
     const [current] = cacheFiles(folder);
-    // <stamp>-<place>-<size>-<mtime>-<inode>-<node>-<arch>.L<level>.v8
+    // <stamp>-<place>-<bundle's sha256>-<node>-<arch>.L<level>.v8
     const [stamp, place] = (current as string).split("-");
     const node = `${process.version}-${process.arch}`;
     const earlierBuild = `${stamp}-${place}-1-2-3-${node}.L3.v8`;
