@@ -47,9 +47,16 @@ function compilerVersion(): string {
   return esbuildVersion;
 }
 
+/**
+ * The running Node, by its whole version: esbuild takes `node20` for 20.0, which had no import
+ * attributes, and dropped them (`import data from "./x.json" with { type: "json" }` then failed
+ * to load).
+ */
+const TARGET = `node${process.versions.node}`;
+
 /** The module's JavaScript: from the cache when this exact text (at this path) was compiled before. */
 export async function compileTypeScript(file: string, source: string, cacheDir: string): Promise<string> {
-  const key = createHash("sha256").update(`${compilerVersion()}\0${file}\0${source}`).digest("hex").slice(0, 32);
+  const key = createHash("sha256").update(`${compilerVersion()}\0${TARGET}\0${file}\0${source}`).digest("hex").slice(0, 32);
   const known = memo.get(key);
   if (known !== undefined) return known;
   const cached = join(cacheDir, `${key}.mjs`);
@@ -66,7 +73,7 @@ export async function compileTypeScript(file: string, source: string, cacheDir: 
       loader: file.endsWith("x") ? "tsx" : "ts",
       format: "esm",
       platform: "node",
-      target: `node${process.versions.node.split(".")[0]}`,
+      target: TARGET,
       sourcefile: file,
       sourcemap: "inline",
       sourcesContent: false,

@@ -76,6 +76,17 @@ describe("loading eval files through the eval hooks", () => {
     expect(stack.split("\n").slice(1).map(framePosition)).toContainEqual({ file: join(dir, "typed.eval.ts"), line: 4, column: line.indexOf("new Error") + 1 });
   });
 
+  it("a TypeScript eval file and its TypeScript helper may import JSON with its import attribute (esbuild dropped it for a `node20` target)", async () => {
+    const dir = suite({
+      "data.json": `{ "word": "json" }\n`,
+      "helper.ts": `import data from "./data.json" with { type: "json" };\nexport const word: string = data.word;\n`,
+      "json.eval.ts": `import { defineEval } from "${PACKAGE_NAME}";\nimport data from "./data.json" with { type: "json" };\nimport { word } from "./helper.js";\ndefineEval({ name: data.word + " " + word, config: { llm: { provider: "openai" } }, test: () => {} });\n`,
+    });
+    const [loaded] = await loadEvalFiles([dir], dir);
+    expect(loaded?.error).toBeUndefined();
+    expect(loaded?.cases.map((definition) => definition.name)).toEqual(["json json"]);
+  });
+
   it("a TypeScript eval file may import a TypeScript module by its absolute path (found in review)", async () => {
     const dir = suite({ "lib/helper.ts": `export const greet = (name: string): string => "hi " + name;\n` });
     writeFileSync(
