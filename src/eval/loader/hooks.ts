@@ -17,7 +17,7 @@ import type { InitializeHook, LoadHook, ResolveFnOutput, ResolveHook, ResolveHoo
 import { fileURLToPath } from "node:url";
 import type { MessagePort } from "node:worker_threads";
 import { ownPackage, PACKAGE_NAME } from "../../package-info.js";
-import { compileTypeScript, inlineSourceMap, stopTypeScript } from "./typescript.js";
+import { compileTypeScript, inlineSourceMap, stopTypeScript, typescriptNames } from "./typescript.js";
 
 export interface HooksData {
   /** Retrace's package root, as a file: URL ending in "/". */
@@ -54,14 +54,6 @@ const TYPESCRIPT = /\.(?:m?ts|tsx)$/;
 function notFound(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === "ERR_MODULE_NOT_FOUND" || code === "ERR_PACKAGE_PATH_NOT_EXPORTED";
-}
-
-/** TypeScript's names for a `.js`-style specifier written in a TypeScript module. */
-function typescriptNames(specifier: string): string[] {
-  if (/\.jsx?$/.test(specifier)) return [specifier.replace(/\.js(x?)$/, ".ts$1"), specifier.replace(/\.jsx?$/, ".tsx")];
-  if (specifier.endsWith(".mjs")) return [specifier.replace(/\.mjs$/, ".mts")];
-  if (/\.[cm]?[jt]sx?$|\.json$/.test(specifier)) return [];
-  return [`${specifier}.ts`, `${specifier}.tsx`, `${specifier}/index.ts`];
 }
 
 type NextResolve = Parameters<ResolveHook>[2];

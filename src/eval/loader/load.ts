@@ -18,7 +18,9 @@ import { errorMessage, EvalLoadError, RetraceError } from "../../errors/index.js
 import { PACKAGE_NAME } from "../../package-info.js";
 import { importNative } from "../../runtime/index.js";
 import { collectCases, type EvalCase } from "../dsl/index.js";
+import { madeCopyFolder, removeCopyFolder } from "./copy-folders.js";
 import { findEvalFiles } from "./discover.js";
+import { inHelperTerms } from "./local-typescript.js";
 import { compiledEagerly } from "./eager-compile.js";
 import { compileScript, runScript } from "./script-load.js";
 import type { ScriptPlan } from "./script-plan.js";
@@ -185,6 +187,13 @@ export async function loadEvalFiles(paths: readonly string[], cwd: string, optio
     // from a compiled copy, and the hooks thread (~20 ms, more on a busy core) never starts.
     const typescript = new Map<string, TypeScriptPlan>();
     await Promise.all(files.filter((path) => TYPESCRIPT.test(path)).map(async (path) => typescript.set(path, await planForTypeScript(path, held))));
+    const javascript = new Map<string, Plan>();
+    for (const path of files) if (!TYPESCRIPT.test(path)) javascript.set(path, await planFor(path, held));
+    // A helper is one module for every file: when any file needs the hooks, files whose
+    // TypeScript helpers were copied (local-typescript.ts) load through the hooks too.
+    if ([...typescript.values(), ...javascript.values()].some((plan) => plan.kind === "hooks")) {
+      for (const [path, plan] of typescript) if (plan.kind === "copy" && plan.helpers) typescript.set(path, { kind: "hooks" });
+    }
     const hooked = [...typescript].filter(([, plan]) => plan.kind === "hooks").map(([path]) => path);
     if (hooked.length) {
       // One esbuild at a time: the hooks thread starts its own for the helpers.
@@ -203,7 +212,7 @@ export async function loadEvalFiles(paths: readonly string[], cwd: string, optio
         if (compiled.kind === "copy") result = await loadCopy(path, compiled, cwd, options, held);
         else result = await loadEvalFile(path, cwd, options, compiled.kind === "script" ? { script: compiled } : {});
       } else {
-        const plan = await planFor(path, held);
+        const plan = javascript.get(path) as Plan;
         if (plan.kind === "copy") result = await loadCopy(path, plan, cwd, options, held);
         else if (plan.kind === "script") result = await loadEvalFile(path, cwd, options, { script: plan });
         else {
@@ -292,30 +301,6 @@ async function planForTypeScript(path: string, held: Held): Promise<TypeScriptPl
   return compiled(path, withMap(await planTypeScript(path, code)), async () => withMap(await planTypeScript(path, code, { script: false })));
 }
 
-/** Copies' folders not yet removed: an eval file that ends the process as it loads skips the `finally` that removes its copy. */
-const copies = new Set<string>();
-let removedAtExit = false;
-
-function madeCopyFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), "retrace-eval-load-"));
-  copies.add(dir);
-  if (!removedAtExit) {
-    removedAtExit = true;
-    process.on("exit", () => copies.forEach(removeCopyFolder));
-  }
-  return dir;
-}
-
-/** Best effort: a folder that cannot be removed is left, and never fails a load or the process's exit. */
-function removeCopyFolder(dir: string): void {
-  copies.delete(dir);
-  try {
-    rmSync(dir, { recursive: true, force: true });
-  } catch {
-    // Left in the temp directory, which the system tidies.
-  }
-}
-
 /**
  * Loads an eval file from its rewritten copy (see self-imports.ts); messages name the eval file,
  * not the copy. A compiled TypeScript file's copy comes with its source map, through which its
@@ -323,7 +308,7 @@ function removeCopyFolder(dir: string): void {
  */
 async function loadCopy(path: string, plan: Extract<ImportPlan, { kind: "copy" }>, cwd: string, options: LoadOptions, held: Held): Promise<LoadedFile> {
   const { text, map } = plan;
-  const dir = madeCopyFolder();
+  const dir = madeCopyFolder("retrace-eval-load-");
   const copy = join(dir, basename(path).replace(/\.(?:m?ts|tsx)$/, ".mjs"));
   try {
     // Encoded here and held: writing a string encodes it into a buffer three times its length, freed at once.
@@ -339,7 +324,7 @@ async function loadCopy(path: string, plan: Extract<ImportPlan, { kind: "copy" }
       else registerMovedModule(name, path, plan.shifts);
     }
     const result = await loadEvalFile(path, cwd, options, { module: copy, eager: plan.eager });
-    if (result.error) result.error.message = inOriginalTerms(result.error.message, copy, path, plan.own);
+    if (result.error) result.error.message = inHelperTerms(inOriginalTerms(result.error.message, copy, path, plan.own));
     return result;
   } finally {
     removeCopyFolder(dir);

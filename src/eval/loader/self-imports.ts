@@ -14,6 +14,9 @@
  * - as a script, when it imports nothing but the running Retrace and Node's built-ins,
  *   statically, and exports nothing: its compiled code is then kept between runs
  *   (script-plan.ts, script-load.ts);
+ * - a TypeScript file whose relative imports are helpers a copy can take, with the helpers
+ *   compiled into copies of the process's (local-typescript.ts), unless another file needs the
+ *   hooks;
  * - through the module hooks otherwise (a helper module imports Retrace, say).
  *
  * The decision is made up front because Node keeps a module that failed to link: a helper
@@ -26,6 +29,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { init, parse, type Import, type StaticImport } from "es-module-lexer";
 import { scriptPlan, type ScriptPlan } from "./script-plan.js";
 import { ownPackage } from "../../package-info.js";
+import { localTargets, type Planner } from "./local-typescript.js";
 import type { ColumnShift } from "./source-maps.js";
 
 const SELF = /^(retrace-agents|retrace)(\/.*)?$/;
@@ -33,8 +37,9 @@ const RELATIVE = /^\.{1,2}\//;
 const JAVASCRIPT = /\.m?js$/;
 
 /**
- * `copy`: the rewritten text; `own`, each import of Retrace's name it rewrote, as the running
- * copy's URL and the specifier the file wrote (so that messages say what the file said);
+ * `copy`: the rewritten text; `own`, each import of Retrace's name (and of a TypeScript file's
+ * helpers, see local-typescript.ts) it rewrote, as the target's URL and the specifier the file
+ * wrote (so that messages say what the file said); `helpers`, when it imports helpers' copies;
  * `shifts`, where the rewritten specifiers moved the rest of their lines; `map`, a compiled
  * TypeScript copy's source map (JSON text). `eager`, when the file imports nothing but the
  * running Retrace and Node's built-ins, statically: those modules, to be loaded before the file
@@ -43,7 +48,7 @@ const JAVASCRIPT = /\.m?js$/;
  */
 export type ImportPlan =
   | { kind: "native"; eager?: readonly string[] }
-  | { kind: "copy"; text: string; own: readonly (readonly [string, string])[]; shifts: readonly ColumnShift[]; map?: string; eager?: readonly string[] }
+  | { kind: "copy"; text: string; own: readonly (readonly [string, string])[]; shifts: readonly ColumnShift[]; map?: string; eager?: readonly string[]; helpers?: true }
   | { kind: "script"; script: ScriptPlan }
   | { kind: "hooks" };
 
@@ -207,14 +212,44 @@ export async function planTypeScript(file: string, code: string, options: PlanOp
   for (const entry of entries) {
     // A computed dynamic import: the rewrite refuses it below.
     if (typeof entry.specifier !== "string") continue;
-    // Retrace's own name is the rewrite's to check.
-    if (!SELF.test(entry.specifier) && !isBuiltin(entry.specifier)) return { kind: "hooks" };
+    // Retrace's own name is the rewrite's to check, and relative ones local-typescript.ts's.
+    if (!SELF.test(entry.specifier) && !isBuiltin(entry.specifier) && !RELATIVE.test(entry.specifier)) return { kind: "hooks" };
   }
-  const copy = rewritten(code, entries, pathToFileURL(file).href);
+  const targets = await localTargets(file, entries, PLANNER);
+  if (targets === undefined) return { kind: "hooks" };
+  const copy = rewritten(code, entries, pathToFileURL(file).href, targets);
   if (copy === undefined) return { kind: "hooks" };
   const eager = compiledWhole(withoutInlineMap(code), entries, file);
-  return eager ? { kind: "copy", ...copy, eager } : { kind: "copy", ...copy };
+  const plan: ImportPlan = eager ? { kind: "copy", ...copy, eager } : { kind: "copy", ...copy };
+  return targets.size > 0 ? { ...plan, helpers: true } : plan;
 }
+
+/** A compiled TypeScript helper's imports, when a copy of it can take each (see local-typescript.ts). */
+function helperImports(code: string, path: string): readonly Import[] | undefined {
+  const entries = lexed(code)?.imports;
+  if (!entries) return undefined;
+  for (const entry of entries) {
+    if (entry.type === "import-meta" || typeof entry.specifier !== "string") return undefined;
+    const self = SELF.exec(entry.specifier);
+    if (self ? !resolvesHere(self[1] as string, dirname(path)) : !isBuiltin(entry.specifier) && !RELATIVE.test(entry.specifier)) return undefined;
+  }
+  return entries;
+}
+
+/** Whether a JavaScript module a TypeScript module imports loads natively where it is: it and its helpers find their Retrace, and import no TypeScript. */
+function loadsNatively(path: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return true; // Node reports it
+  }
+  const entries = imports(text) ?? [];
+  const modules = [[path, entries] as const, ...localGraph(path, entries)];
+  return modules.every(([at, list]) => !needsHelp(list, at) && !list.some((entry) => typeof entry.specifier === "string" && RELATIVE.test(entry.specifier) && /\.(?:m?ts|tsx)$/.test(entry.specifier)));
+}
+
+const PLANNER: Planner = { importsOf: helperImports, rewrite: (code, entries, url, targets) => rewritten(code, entries, url, targets), native: loadsNatively };
 
 /** Whether Node, importing `name` from `dir`, would find no package of that name, or this very copy of Retrace. */
 function resolvesHere(name: string, dir: string): boolean {
@@ -348,7 +383,7 @@ function scriptFor(text: string, found: { imports: readonly Import[]; exports: n
 }
 
 /** `text` with its imports pointing where Node would take them from `url`, or undefined when the rewrite could change its meaning. */
-function rewritten(text: string, entries: readonly Import[], url: string): { text: string; own: [string, string][]; shifts: ColumnShift[] } | undefined {
+function rewritten(text: string, entries: readonly Import[], url: string, targets?: ReadonlyMap<string, string>): { text: string; own: [string, string][]; shifts: ColumnShift[] } | undefined {
   const places: { start: number; end: number; target: string }[] = [];
   const own: [string, string][] = [];
   for (const entry of entries) {
@@ -363,7 +398,12 @@ function rewritten(text: string, entries: readonly Import[], url: string): { tex
       target = ownModule(self[2] ?? "");
       if (target !== undefined) own.push([target, specifier]);
     }
-    else if (RELATIVE.test(specifier)) target = new URL(specifier, url).href;
+    else if (RELATIVE.test(specifier)) {
+      const local = targets?.get(specifier);
+      // A helper's copy is named in messages as the file wrote it.
+      if (local !== undefined) own.push([local, specifier]);
+      target = local ?? new URL(specifier, url).href;
+    }
     else if (isBuiltin(specifier) || /^(?:file|data):|^\//.test(specifier)) continue;
     if (target === undefined) return undefined;
     // A static specifier's place excludes its quotes; a dynamic import's argument includes them.

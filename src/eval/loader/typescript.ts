@@ -25,6 +25,14 @@ let esbuildVersion: string | undefined;
 // The object esbuild's own require("child_process") returns, so a wrapped spawn is the one it calls.
 const processes = require("node:child_process") as typeof import("node:child_process");
 
+/** TypeScript's names for a relative specifier a TypeScript module writes that names no file (`./x.js` for `./x.ts`), in the order they are tried. */
+export function typescriptNames(specifier: string): string[] {
+  if (/\.jsx?$/.test(specifier)) return [specifier.replace(/\.js(x?)$/, ".ts$1"), specifier.replace(/\.jsx?$/, ".tsx")];
+  if (specifier.endsWith(".mjs")) return [specifier.replace(/\.mjs$/, ".mts")];
+  if (/\.[cm]?[jt]sx?$|\.json$/.test(specifier)) return [];
+  return [`${specifier}.ts`, `${specifier}.tsx`, `${specifier}/index.ts`];
+}
+
 /** Where compiled TypeScript is kept between runs: one folder per user, in the temp folder. */
 export function typescriptCacheDir(): string {
   let user: string;

@@ -1,0 +1,174 @@
+/**
+ * The TypeScript modules a TypeScript eval file imports by relative path (shared helpers,
+ * fixtures), compiled into copies of this process's, so that the eval file is imported from its
+ * rewritten copy as one without helpers is: Node's module hooks, a thread whose start alone took
+ * 30–41 ms on these machines, are not started for them. A helper qualifies as the eval file's
+ * copy does (see self-imports.ts): it imports Retrace, Node's built-ins, and modules by relative
+ * path — TypeScript, found as the hooks find it (`./x.js` for `./x.ts`, `./x` for `./x.ts`), or
+ * JavaScript and JSON, imported where they are — and has no `import.meta` (it would be the
+ * copy's). One helper not qualifying sends the eval file to the hooks, as before.
+ *
+ * Each helper has one copy per process, named by its real path, so eval files that share it
+ * share one module, as through the hooks; the loader sends every file to the hooks when any file
+ * needs them (see load.ts), so a helper is never both a copy and the hooks' module. The copies stay
+ * until the process exits: a helper may import another one later.
+ */
+import { readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { basename, join, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createHash } from "node:crypto";
+import type { Import } from "es-module-lexer";
+import { madeCopyFolder } from "./copy-folders.js";
+import type { ColumnShift } from "./source-maps.js";
+import { registerSourceMap } from "./source-maps.js";
+import { compileTypeScript, inlineSourceMap, typescriptCacheDir, typescriptNames } from "./typescript.js";
+
+/** What the import planner knows how to do (self-imports.ts), handed over so that this module does not import it. */
+export interface Planner {
+  /** A compiled module's imports, when each is one a copy can take (Retrace's, a built-in, a relative one); undefined otherwise. */
+  importsOf(code: string, path: string): readonly Import[] | undefined;
+  /** The module's text with its imports pointing at `targets` (relative specifiers) and at the running Retrace; undefined when that could change its meaning. */
+  rewrite(code: string, entries: readonly Import[], url: string, targets: ReadonlyMap<string, string>): { text: string; shifts: ColumnShift[] } | undefined;
+  /** Whether a JavaScript module at `path` is imported natively as it is (it and its helpers find the Retrace they import). */
+  native(path: string): boolean;
+}
+
+const RELATIVE = /^\.{1,2}\//;
+const TYPESCRIPT = /\.(?:m?ts|tsx)$/;
+
+/** A helper's module: its compiled code and imports, and where its copy is. */
+interface Helper {
+  real: string;
+  code: string;
+  entries: readonly Import[];
+  copy: string;
+}
+
+/** Helpers compiled and checked in this process, by real path (undefined: not one a copy can take). */
+const helpers = new Map<string, Promise<Helper | undefined>>();
+/** Copies written, by real path. */
+const written = new Set<string>();
+/** The helper's real path, by its copy's path. */
+const originals = new Map<string, string>();
+let folder: string | undefined;
+
+const isFile = (path: string): boolean => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * What a relative specifier in the TypeScript module at `from` names, as Node and then the hooks
+ * find it: a TypeScript module (outside node_modules, which the hooks leave to Node), another
+ * file imported where it is, or undefined (nothing, or a folder: Node's error to give).
+ */
+function located(specifier: string, from: string): { typescript: boolean; path: string } | undefined {
+  const base = pathToFileURL(from);
+  const exact = fileURLToPath(new URL(specifier, base));
+  const typescript = (path: string) => TYPESCRIPT.test(path) && !path.includes(`${sep}node_modules${sep}`);
+  if (isFile(exact)) return { typescript: typescript(exact), path: exact };
+  try {
+    statSync(exact);
+    return undefined;
+  } catch {
+    // Not there: TypeScript's names for it.
+  }
+  for (const name of typescriptNames(specifier)) {
+    const path = fileURLToPath(new URL(name, base));
+    if (isFile(path)) return { typescript: typescript(path), path };
+  }
+  return undefined;
+}
+
+function helper(path: string, planner: Planner): Promise<Helper | undefined> {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return Promise.resolve(undefined);
+  }
+  let found = helpers.get(real);
+  if (!found) {
+    found = compiled(real, planner);
+    helpers.set(real, found);
+  }
+  return found;
+}
+
+async function compiled(real: string, planner: Planner): Promise<Helper | undefined> {
+  let code: string;
+  try {
+    code = await compileTypeScript(real, readFileSync(real, "utf8"), typescriptCacheDir());
+  } catch {
+    return undefined; // the hooks report it, as they always have
+  }
+  const entries = planner.importsOf(code, real);
+  if (!entries) return undefined;
+  folder ??= madeCopyFolder("retrace-eval-helpers-");
+  const name = `${createHash("sha256").update(real).digest("hex").slice(0, 16)}-${basename(real).replace(/\.[^.]+$/, "")}.mjs`;
+  return { real, code, entries, copy: join(folder, name) };
+}
+
+/** Where each relative specifier of a module points: a helper's copy, or the file itself. Undefined when one cannot be copied. */
+async function targetsOf(entries: readonly Import[], from: string, planner: Planner, found: Map<string, Helper>): Promise<Map<string, string> | undefined> {
+  const targets = new Map<string, string>();
+  for (const entry of entries) {
+    const specifier = entry.specifier;
+    if (typeof specifier !== "string" || !RELATIVE.test(specifier) || targets.has(specifier)) continue;
+    const target = located(specifier, from);
+    if (!target) return undefined;
+    if (!target.typescript) {
+      if (/\.m?js$/.test(target.path) && !planner.native(target.path)) return undefined;
+      targets.set(specifier, pathToFileURL(target.path).href);
+      continue;
+    }
+    const module = await helper(target.path, planner);
+    if (!module) return undefined;
+    found.set(module.real, module);
+    targets.set(specifier, pathToFileURL(module.copy).href);
+  }
+  return targets;
+}
+
+/**
+ * Where the eval file's relative imports point (its helpers' copies, written here, or the files
+ * themselves), or undefined when any helper, at any depth, is not one a copy can take.
+ */
+export async function localTargets(file: string, entries: readonly Import[], planner: Planner): Promise<Map<string, string> | undefined> {
+  const found = new Map<string, Helper>();
+  const own = await targetsOf(entries, file, planner, found);
+  if (!own) return undefined;
+  const texts = new Map<string, { text: string; shifts: ColumnShift[]; map: string | undefined }>();
+  for (let added = true; added; ) {
+    added = false;
+    for (const module of [...found.values()]) {
+      if (texts.has(module.real)) continue;
+      added = true;
+      const targets = await targetsOf(module.entries, module.real, planner, found);
+      const url = pathToFileURL(module.real).href;
+      const copy = targets && planner.rewrite(module.code, module.entries, url, targets);
+      if (!copy) return undefined;
+      // Frames name the helper (V8 takes the last sourceURL) and map through its source map.
+      texts.set(module.real, { text: `${copy.text}\n//# sourceURL=${url}\n`, shifts: copy.shifts, map: inlineSourceMap(module.code) });
+    }
+  }
+  for (const module of found.values()) {
+    if (written.has(module.real)) continue;
+    const { text, shifts, map } = texts.get(module.real) as { text: string; shifts: ColumnShift[]; map: string | undefined };
+    writeFileSync(module.copy, text);
+    written.add(module.real);
+    originals.set(module.copy, module.real);
+    if (map !== undefined) for (const name of [module.copy, module.real]) registerSourceMap(name, map, shifts);
+  }
+  return own;
+}
+
+/** `text` (a load error's message) with each helper's copy, as a path or a URL, named as the helper. */
+export function inHelperTerms(text: string): string {
+  let out = text;
+  for (const [copy, real] of originals) out = out.split(pathToFileURL(copy).href).join(pathToFileURL(real).href).split(copy).join(real);
+  return out;
+}
