@@ -20,7 +20,7 @@ import { importNative } from "../../runtime/index.js";
 import { collectCases, type EvalCase } from "../dsl/index.js";
 import { madeCopyFolder, removeCopyFolder } from "./copy-folders.js";
 import { findEvalFiles } from "./discover.js";
-import { inHelperTerms } from "./local-typescript.js";
+import { inHelperTerms, releaseHelperCopies } from "./local-typescript.js";
 import { compiledEagerly } from "./eager-compile.js";
 import { compileScript, runScript } from "./script-load.js";
 import type { ScriptPlan } from "./script-plan.js";
@@ -229,6 +229,7 @@ export async function loadEvalFiles(paths: readonly string[], cwd: string, optio
       loaded.push(result);
     }
   } finally {
+    releaseHelperCopies();
     await Promise.all([stopCompiler(), stopTypeScript()]);
   }
   return loaded;

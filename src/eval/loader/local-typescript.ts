@@ -18,7 +18,7 @@ import { basename, join, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createHash } from "node:crypto";
 import type { Import } from "es-module-lexer";
-import { madeCopyFolder } from "./copy-folders.js";
+import { madeCopyFolder, removeCopyFolder } from "./copy-folders.js";
 import type { ColumnShift } from "./source-maps.js";
 import { registerSourceMap } from "./source-maps.js";
 import { compileTypeScript, inlineSourceMap, typescriptCacheDir, typescriptNames } from "./typescript.js";
@@ -28,7 +28,7 @@ export interface Planner {
   /** A compiled module's imports, when each is one a copy can take (Retrace's, a built-in, a relative one); undefined otherwise. */
   importsOf(code: string, path: string): readonly Import[] | undefined;
   /** The module's text with its imports pointing at `targets` (relative specifiers) and at the running Retrace; undefined when that could change its meaning. */
-  rewrite(code: string, entries: readonly Import[], url: string, targets: ReadonlyMap<string, string>): { text: string; shifts: ColumnShift[] } | undefined;
+  rewrite(code: string, entries: readonly Import[], url: string, targets: ReadonlyMap<string, string>): { text: string; shifts: ColumnShift[]; own: readonly (readonly [string, string])[] } | undefined;
   /** Whether a JavaScript module at `path` is imported natively as it is (it and its helpers find the Retrace they import). */
   native(path: string): boolean;
 }
@@ -45,12 +45,16 @@ interface Helper {
 }
 
 /** Helpers compiled and checked in this process, by real path (undefined: not one a copy can take). */
-const helpers = new Map<string, Promise<Helper | undefined>>();
+let helpers = new Map<string, Promise<Helper | undefined>>();
 /** Copies written, by real path. */
-const written = new Set<string>();
+let written = new Set<string>();
 /** The helper's real path, by its copy's path. */
 const originals = new Map<string, string>();
+/** How modules wrote each copy's URL they import, for messages: a copy spelled one way only is named that way. */
+const spellings = new Map<string, Set<string>>();
 let folder: string | undefined;
+/** Whether a copy written imports something at run time (`import()`): its folder must then stay until the process exits. */
+let importsLater = false;
 
 const isFile = (path: string): boolean => {
   try {
@@ -67,9 +71,15 @@ const isFile = (path: string): boolean => {
  */
 function located(specifier: string, from: string): { typescript: boolean; path: string } | undefined {
   const base = pathToFileURL(from);
+  // Node takes its own module for a query or a fragment; a copy would be one for all of them.
+  if (/[?#]/.test(specifier)) return undefined;
+  const found = (path: string): { typescript: boolean; path: string } => {
+    // As Node names the module, and as the hooks see it: by its real path.
+    const real = realpathSync(path);
+    return { typescript: TYPESCRIPT.test(real) && !real.includes(`${sep}node_modules${sep}`), path: real };
+  };
   const exact = fileURLToPath(new URL(specifier, base));
-  const typescript = (path: string) => TYPESCRIPT.test(path) && !path.includes(`${sep}node_modules${sep}`);
-  if (isFile(exact)) return { typescript: typescript(exact), path: exact };
+  if (isFile(exact)) return found(exact);
   try {
     statSync(exact);
     return undefined;
@@ -78,7 +88,7 @@ function located(specifier: string, from: string): { typescript: boolean; path: 
   }
   for (const name of typescriptNames(specifier)) {
     const path = fileURLToPath(new URL(name, base));
-    if (isFile(path)) return { typescript: typescript(path), path };
+    if (isFile(path)) return found(path);
   }
   return undefined;
 }
@@ -108,7 +118,8 @@ async function compiled(real: string, planner: Planner): Promise<Helper | undefi
   const entries = planner.importsOf(code, real);
   if (!entries) return undefined;
   folder ??= madeCopyFolder("retrace-eval-helpers-");
-  const name = `${createHash("sha256").update(real).digest("hex").slice(0, 16)}-${basename(real).replace(/\.[^.]+$/, "")}.mjs`;
+  // The name is for people reading a stack trace you print yourself; its length stays far below the system's limit.
+  const name = `${createHash("sha256").update(real).digest("hex").slice(0, 16)}-${basename(real).replace(/\.[^.]+$/, "").slice(0, 64)}.mjs`;
   return { real, code, entries, copy: join(folder, name) };
 }
 
@@ -135,40 +146,74 @@ async function targetsOf(entries: readonly Import[], from: string, planner: Plan
 
 /**
  * Where the eval file's relative imports point (its helpers' copies, written here, or the files
- * themselves), or undefined when any helper, at any depth, is not one a copy can take.
+ * themselves), or undefined when any helper, at any depth, is not one a copy can take, or when
+ * anything goes wrong on the way (the hooks then load the file, and report what is wrong).
  */
 export async function localTargets(file: string, entries: readonly Import[], planner: Planner): Promise<Map<string, string> | undefined> {
+  try {
+    return await copied(realpathSync(file), entries, planner);
+  } catch {
+    return undefined;
+  }
+}
+
+async function copied(file: string, entries: readonly Import[], planner: Planner): Promise<Map<string, string> | undefined> {
   const found = new Map<string, Helper>();
   const own = await targetsOf(entries, file, planner, found);
   if (!own) return undefined;
-  const texts = new Map<string, { text: string; shifts: ColumnShift[]; map: string | undefined }>();
+  const texts = new Map<string, { text: string; shifts: ColumnShift[]; map: string | undefined; own: readonly (readonly [string, string])[] }>();
   for (let added = true; added; ) {
     added = false;
     for (const module of [...found.values()]) {
       if (texts.has(module.real)) continue;
+      // A helper that imports the eval file would run the file twice: its copy and the helper's.
+      if (module.real === file) return undefined;
       added = true;
       const targets = await targetsOf(module.entries, module.real, planner, found);
       const url = pathToFileURL(module.real).href;
       const copy = targets && planner.rewrite(module.code, module.entries, url, targets);
       if (!copy) return undefined;
       // Frames name the helper (V8 takes the last sourceURL) and map through its source map.
-      texts.set(module.real, { text: `${copy.text}\n//# sourceURL=${url}\n`, shifts: copy.shifts, map: inlineSourceMap(module.code) });
+      texts.set(module.real, { text: `${copy.text}\n//# sourceURL=${url}\n`, shifts: copy.shifts, map: inlineSourceMap(module.code), own: copy.own });
     }
   }
   for (const module of found.values()) {
     if (written.has(module.real)) continue;
-    const { text, shifts, map } = texts.get(module.real) as { text: string; shifts: ColumnShift[]; map: string | undefined };
+    const { text, shifts, map, own: spelled } = texts.get(module.real) as NonNullable<ReturnType<typeof texts.get>>;
     writeFileSync(module.copy, text);
     written.add(module.real);
     originals.set(module.copy, module.real);
+    for (const [target, specifier] of spelled) spellings.set(target, (spellings.get(target) ?? new Set()).add(specifier));
+    if (module.entries.some((entry) => entry.type === "dynamic")) importsLater = true;
     if (map !== undefined) for (const name of [module.copy, module.real]) registerSourceMap(name, map, shifts);
   }
   return own;
 }
 
-/** `text` (a load error's message) with each helper's copy, as a path or a URL, named as the helper. */
+/**
+ * Once every eval file is loaded, the copies' folder goes (an interrupted process does not
+ * leave it), unless a copy imports something at run time: it then stays until the process
+ * exits. A later load in the same process copies its helpers anew.
+ */
+export function releaseHelperCopies(): void {
+  if (folder === undefined || importsLater) return;
+  removeCopyFolder(folder);
+  folder = undefined;
+  helpers = new Map();
+  written = new Set();
+}
+
+/**
+ * `text` (a load error's message) with each helper's copy named as the helper: as the modules
+ * that import it wrote it, when they all wrote it one way, or else by the helper's own path.
+ */
 export function inHelperTerms(text: string): string {
   let out = text;
-  for (const [copy, real] of originals) out = out.split(pathToFileURL(copy).href).join(pathToFileURL(real).href).split(copy).join(real);
+  for (const [copy, real] of originals) {
+    const url = pathToFileURL(copy).href;
+    const spelled = spellings.get(url);
+    if (spelled?.size === 1) out = out.split(`'${url}'`).join(`'${[...spelled][0] as string}'`);
+    out = out.split(url).join(pathToFileURL(real).href).split(copy).join(real);
+  }
   return out;
 }

@@ -215,7 +215,8 @@ export async function planTypeScript(file: string, code: string, options: PlanOp
     // Retrace's own name is the rewrite's to check, and relative ones local-typescript.ts's.
     if (!SELF.test(entry.specifier) && !isBuiltin(entry.specifier) && !RELATIVE.test(entry.specifier)) return { kind: "hooks" };
   }
-  const targets = await localTargets(file, entries, PLANNER);
+  const local = entries.some((entry) => typeof entry.specifier === "string" && RELATIVE.test(entry.specifier));
+  const targets = local ? await localTargets(file, entries, PLANNER) : new Map<string, string>();
   if (targets === undefined) return { kind: "hooks" };
   const copy = rewritten(code, entries, pathToFileURL(file).href, targets);
   if (copy === undefined) return { kind: "hooks" };
@@ -246,10 +247,14 @@ function loadsNatively(path: string): boolean {
   }
   const entries = imports(text) ?? [];
   const modules = [[path, entries] as const, ...localGraph(path, entries)];
-  return modules.every(([at, list]) => !needsHelp(list, at) && !list.some((entry) => typeof entry.specifier === "string" && RELATIVE.test(entry.specifier) && /\.(?:m?ts|tsx)$/.test(entry.specifier)));
+  return modules.every(([at, list]) => !needsHelp(list, at) && !importsTypeScript(list));
 }
 
 const PLANNER: Planner = { importsOf: helperImports, rewrite: (code, entries, url, targets) => rewritten(code, entries, url, targets), native: loadsNatively };
+
+/** Whether a module imports a TypeScript file by a relative path (which only the hooks load). */
+const importsTypeScript = (entries: readonly Import[]): boolean =>
+  entries.some((entry) => typeof entry.specifier === "string" && RELATIVE.test(entry.specifier) && /\.(?:m?ts|tsx)(?:[?#].*)?$/.test(entry.specifier));
 
 /** Whether Node, importing `name` from `dir`, would find no package of that name, or this very copy of Retrace. */
 function resolvesHere(name: string, dir: string): boolean {
@@ -297,7 +302,8 @@ export async function planImport(file: string, text: string, options: PlanOption
   if (script) return { kind: "script", script };
   const entries = found.imports;
   const helpers = localGraph(file, entries);
-  if ([...helpers].some(([helper, list]) => needsHelp(list, helper))) return { kind: "hooks" };
+  // A TypeScript module it imports, at any depth, is the hooks' to compile.
+  if (importsTypeScript(entries) || [...helpers].some(([helper, list]) => needsHelp(list, helper) || importsTypeScript(list))) return { kind: "hooks" };
   const eager = compiledWhole(text, entries, file);
   if (!needsHelp(entries, file)) return eager ? { kind: "native", eager } : { kind: "native" };
   const copy = rewritten(text, entries, pathToFileURL(file).href);

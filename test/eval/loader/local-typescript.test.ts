@@ -5,7 +5,7 @@
  * a throw in a helper is reported at the helper's own line, and a link error names the helper
  * as the file wrote it.
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { framePosition, loadEvalFiles } from "../../../src/eval/loader/index.js";
@@ -44,9 +44,9 @@ function hooksProbe(): string {
   return probe;
 }
 
-async function names(dir: string, probe: string): Promise<{ names: string[]; stderr: string }> {
+async function names(dir: string, probe: string, env: Record<string, string> = {}): Promise<{ names: string[]; stderr: string }> {
   const report = join(dir, "report.json");
-  const result = await retrace(["eval-test", join(dir, "eval"), "--mock", "--reporter", `json=${report}`], { node: ["--require", probe], env: { RETRACE_CODE_CACHE: "off" } });
+  const result = await retrace(["eval-test", join(dir, "eval"), "--mock", "--reporter", `json=${report}`], { node: ["--require", probe], env: { RETRACE_CODE_CACHE: "off", ...env } });
   expect(result.code, result.stdout + result.stderr).toBe(0);
   return { names: readJsonReport(report).cases.map((entry) => entry.name), stderr: result.stderr };
 }
@@ -102,4 +102,84 @@ describe("TypeScript helpers of a TypeScript eval file", () => {
     expect(loaded?.error?.message).toContain("The requested module './helper.ts' does not provide an export named 'notThere'");
     expect(loaded?.error?.message).not.toContain("retrace-eval-helpers-");
   });
+
+  it(
+    "found in review: behave as through the hooks where a copy would not",
+    async () => {
+      const dir = suite({
+        // A helper that imports its own eval file: the file runs once.
+        "self/h.ts": `import { NAME } from "./a.eval";\nexport const label = (): string => "label-" + NAME;\n`,
+        "self/a.eval.ts": `import { defineEval } from "retrace";\nimport { label } from "./h";\nexport const NAME = "a";\ndefineEval({ name: "self " + typeof label, config: ${CONFIG}, test: ${PASSES} });\n`,
+        // A query or a fragment makes a module of its own.
+        "query/h.ts": `export const made = ((globalThis as { madeCount?: number }).madeCount = ((globalThis as { madeCount?: number }).madeCount ?? 0) + 1);\n`,
+        "query/q.eval.ts": `import { defineEval } from "retrace";\nimport "./h.ts";\nimport "./h.ts?v=2";\nimport "./h.ts#x";\ndefineEval({ name: "query " + (globalThis as { madeCount?: number }).madeCount, config: ${CONFIG}, test: ${PASSES} });\n`,
+        // A link error between two helpers names the module as the helper wrote it.
+        "link/b.ts": `export const there = 1;\n`,
+        "link/h.ts": `import { nope } from "./b.js";\nexport const h = nope;\n`,
+        "link/l.eval.ts": `import { defineEval } from "retrace";\nimport { h } from "./h";\ndefineEval({ name: "link " + h, config: ${CONFIG}, test: ${PASSES} });\n`,
+        // An encoded slash: that file fails alone.
+        "odd/e.eval.ts": `import { defineEval } from "retrace";\nimport { x } from "./a%2Fb.ts";\ndefineEval({ name: "odd " + x, config: ${CONFIG}, test: ${PASSES} });\n`,
+        // A helper with a long name.
+        [`long/${"h".repeat(240)}.ts`]: `export const long = "long";\n`,
+        "long/n.eval.ts": `import { defineEval } from "retrace";\nimport { long } from "./${"h".repeat(240)}.js";\ndefineEval({ name: long, config: ${CONFIG}, test: ${PASSES} });\n`,
+      });
+      // A helper reached through a link into node_modules is the real file's, which is not in one.
+      mkdirSync(join(dir, "nm", "node_modules"), { recursive: true });
+      mkdirSync(join(dir, "nm", "packages", "pkg"), { recursive: true });
+      writeFileSync(join(dir, "nm", "packages", "pkg", "h.ts"), `export const kept: string = "through node_modules";\n`);
+      symlinkSync(join("..", "packages", "pkg"), join(dir, "nm", "node_modules", "pkg"));
+      writeFileSync(join(dir, "nm", "n.eval.ts"), `import { defineEval } from "retrace";\nimport { kept } from "./node_modules/pkg/h";\ndefineEval({ name: kept, config: ${CONFIG}, test: ${PASSES} });\n`);
+      // An eval file linked from elsewhere finds its helpers beside the real file, as Node does.
+      const files = { "real/where.ts": `export const where = "real folder";\n`, "linked/where.ts": `export const where = "link's folder";\n` };
+      for (const [name, text] of Object.entries(files)) {
+        mkdirSync(join(dir, name, ".."), { recursive: true });
+        writeFileSync(join(dir, name), text);
+      }
+      writeFileSync(join(dir, "real", "w.eval.ts"), `import { defineEval } from "retrace";\nimport { where } from "./where";\ndefineEval({ name: "linked " + where, config: ${CONFIG}, test: ${PASSES} });\n`);
+      symlinkSync(join(dir, "real", "w.eval.ts"), join(dir, "linked", "w.eval.ts"));
+      const report = join(dir, "report.json");
+      const given = ["self", "query", "link", "odd", "long", "nm", "linked/w.eval.ts"].map((name) => join(dir, name));
+      const result = await retrace(["eval-test", ...given, "--mock", "--reporter", `json=${report}`], { env: { RETRACE_CODE_CACHE: "off" } });
+      // Two files fail to load, each alone; nothing is an internal error.
+      expect(result.code, result.stdout + result.stderr).toBe(2);
+      expect(result.stderr).not.toContain("internal error");
+      const read = readJsonReport(report);
+      expect(read.cases.map((entry) => entry.name).sort()).toEqual(["linked real folder", "long", "query 3", "self function", "through node_modules"]);
+      const failed = Object.fromEntries(read.files.filter((entry) => entry.error).map((entry) => [entry.file.split("/").slice(-2).join("/"), entry.error?.message ?? ""]));
+      expect(Object.keys(failed).sort()).toEqual(["link/l.eval.ts", "odd/e.eval.ts"]);
+      expect(failed["link/l.eval.ts"]).toContain("The requested module './b.js' does not provide an export named 'nope'");
+    },
+    processes(1),
+  );
+
+  it(
+    "leave no copy in the temp folder once the files are loaded, and load a JavaScript file's TypeScript import through the hooks (found in review)",
+    async () => {
+      const temp = tempDir();
+      const dir = suite({
+        ...shared,
+        "eval/c.eval.mjs": `import { defineEval } from "retrace";\nimport { readdirSync } from "node:fs";\nimport { tmpdir } from "node:os";\nimport { seen } from "./helpers.ts";\nseen.push("c");\ndefineEval({ name: "c " + seen.join(","), config: ${CONFIG}, test: (t) => { t.check(readdirSync(tmpdir()).filter((name) => name.startsWith("retrace-eval-helpers-")), (left) => left.length === 0); } });\n`,
+      });
+      const report = join(dir, "report.json");
+      const result = await retrace(["eval-test", join(dir, "eval"), "--mock", "--reporter", `json=${report}`], { env: { RETRACE_CODE_CACHE: "off", TMPDIR: temp } });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(readJsonReport(report).cases.map((entry) => entry.name)).toEqual(["a 1 js json", "b sees a,b", "c a,b,c"]);
+    },
+    processes(1),
+  );
+
+  it(
+    "leave no copy while the cases run when a helper copy was made (a process interrupted then leaves none)",
+    async () => {
+      const temp = tempDir();
+      const dir = suite({
+        ...shared,
+        "eval/d.eval.ts": `import { defineEval } from "retrace";\nimport { readdirSync } from "node:fs";\nimport { tmpdir } from "node:os";\nimport { seen } from "./helpers";\ndefineEval({ name: "d " + seen.length, config: ${CONFIG}, test: (t) => { t.check(readdirSync(tmpdir()).filter((name) => name.startsWith("retrace-eval-")), (left) => left.length === 0); } });\n`,
+      });
+      const loaded = await names(dir, hooksProbe(), { TMPDIR: temp });
+      expect(loaded.stderr).not.toContain("HOOKS REGISTERED");
+      expect(loaded.names).toEqual(["a 1 js json", "b sees a,b", "d 2"]);
+    },
+    processes(1),
+  );
 });
