@@ -9,7 +9,7 @@
  * whose top level does not settle within the timeout — is reported with its error and the
  * others still run.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -45,9 +45,25 @@ export function displayPath(path: string, cwd: string): string {
   return (shown && !shown.startsWith("..") && !isAbsolute(shown) ? shown : path).split(sep).join("/");
 }
 
-/** Eval files under the given paths (folders are searched recursively; files are taken as given). */
+/**
+ * Eval files under the given paths (folders are searched recursively; files are taken as given),
+ * each once: a file reached by two paths (a link, two overlapping arguments) is one module to
+ * Node, which would run it the first time and find no cases the second.
+ */
 export function discoverEvalFiles(paths: readonly string[], cwd: string): { files: string[]; errors: LoadedFile[] } {
   const files = new Set<string>();
+  const reals = new Set<string>();
+  const add = (path: string): void => {
+    let real = path;
+    try {
+      real = realpathSync(path);
+    } catch {
+      // Loading it says what is wrong.
+    }
+    if (reals.has(real)) return;
+    reals.add(real);
+    files.add(path);
+  };
   const errors: LoadedFile[] = [];
   for (const given of paths) {
     const path = resolve(cwd, given);
@@ -59,14 +75,14 @@ export function discoverEvalFiles(paths: readonly string[], cwd: string): { file
       continue;
     }
     if (!isDirectory) {
-      files.add(path);
+      add(path);
       continue;
     }
     const found = findEvalFiles(path);
     if (found.length === 0) {
       errors.push({ path, file: displayPath(path, cwd), cases: [], error: { code: "eval_load", message: `no eval files (*.eval.ts, *.eval.js, ...) in ${given}` } });
     }
-    for (const file of found) files.add(file);
+    for (const file of found) add(file);
   }
   return { files: [...files].sort(), errors };
 }

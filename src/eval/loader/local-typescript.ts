@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createHash } from "node:crypto";
 import type { Import } from "es-module-lexer";
 import { madeCopyFolder, removeCopyFolder } from "./copy-folders.js";
+import { EVAL_FILE } from "./discover.js";
 import type { ColumnShift } from "./source-maps.js";
 import { registerSourceMap } from "./source-maps.js";
 import { compileTypeScript, inlineSourceMap, typescriptCacheDir, typescriptNames } from "./typescript.js";
@@ -28,7 +29,7 @@ export interface Planner {
   /** A compiled module's imports, when each is one a copy can take (Retrace's, a built-in, a relative one); undefined otherwise. */
   importsOf(code: string, path: string): readonly Import[] | undefined;
   /** The module's text with its imports pointing at `targets` (relative specifiers) and at the running Retrace; undefined when that could change its meaning. */
-  rewrite(code: string, entries: readonly Import[], url: string, targets: ReadonlyMap<string, string>): { text: string; shifts: ColumnShift[]; own: readonly (readonly [string, string])[] } | undefined;
+  rewrite(code: string, entries: readonly Import[], url: string, targets: ReadonlyMap<string, string>): { text: string; shifts: ColumnShift[] } | undefined;
   /** Whether a JavaScript module at `path` is imported natively as it is (it and its helpers find the Retrace they import). */
   native(path: string): boolean;
 }
@@ -53,7 +54,7 @@ const originals = new Map<string, string>();
 /** How modules wrote each copy's URL they import, for messages: a copy spelled one way only is named that way. */
 const spellings = new Map<string, Set<string>>();
 let folder: string | undefined;
-/** Whether a copy written imports something at run time (`import()`): its folder must then stay until the process exits. */
+/** Whether a copy written, or an eval file importing copies, imports something at run time (`import()`): the folder must then stay until the process exits. */
 let importsLater = false;
 
 const isFile = (path: string): boolean => {
@@ -161,33 +162,40 @@ async function copied(file: string, entries: readonly Import[], planner: Planner
   const found = new Map<string, Helper>();
   const own = await targetsOf(entries, file, planner, found);
   if (!own) return undefined;
-  const texts = new Map<string, { text: string; shifts: ColumnShift[]; map: string | undefined; own: readonly (readonly [string, string])[] }>();
+  const later = entries.some((entry) => entry.type === "dynamic");
+  const texts = new Map<string, { text: string; shifts: ColumnShift[]; map: string | undefined; targets: ReadonlyMap<string, string> }>();
   for (let added = true; added; ) {
     added = false;
     for (const module of [...found.values()]) {
       if (texts.has(module.real)) continue;
-      // A helper that imports the eval file would run the file twice: its copy and the helper's.
-      if (module.real === file) return undefined;
+      // An eval file as a helper (this one, or another of the run) would run twice: its own copy, and the helper's.
+      if (module.real === file || EVAL_FILE.test(module.real)) return undefined;
       added = true;
       const targets = await targetsOf(module.entries, module.real, planner, found);
       const url = pathToFileURL(module.real).href;
       const copy = targets && planner.rewrite(module.code, module.entries, url, targets);
       if (!copy) return undefined;
       // Frames name the helper (V8 takes the last sourceURL) and map through its source map.
-      texts.set(module.real, { text: `${copy.text}\n//# sourceURL=${url}\n`, shifts: copy.shifts, map: inlineSourceMap(module.code), own: copy.own });
+      texts.set(module.real, { text: `${copy.text}\n//# sourceURL=${url}\n`, shifts: copy.shifts, map: inlineSourceMap(module.code), targets });
     }
   }
+  if (later) importsLater = true;
+  for (const [specifier, target] of own) spell(target, specifier);
   for (const module of found.values()) {
     if (written.has(module.real)) continue;
-    const { text, shifts, map, own: spelled } = texts.get(module.real) as NonNullable<ReturnType<typeof texts.get>>;
+    const { text, shifts, map, targets } = texts.get(module.real) as NonNullable<ReturnType<typeof texts.get>>;
     writeFileSync(module.copy, text);
     written.add(module.real);
     originals.set(module.copy, module.real);
-    for (const [target, specifier] of spelled) spellings.set(target, (spellings.get(target) ?? new Set()).add(specifier));
+    for (const [specifier, target] of targets) spell(target, specifier);
     if (module.entries.some((entry) => entry.type === "dynamic")) importsLater = true;
     if (map !== undefined) for (const name of [module.copy, module.real]) registerSourceMap(name, map, shifts);
   }
   return own;
+}
+
+function spell(target: string, specifier: string): void {
+  spellings.set(target, (spellings.get(target) ?? new Set()).add(specifier));
 }
 
 /**

@@ -37,9 +37,9 @@ const RELATIVE = /^\.{1,2}\//;
 const JAVASCRIPT = /\.m?js$/;
 
 /**
- * `copy`: the rewritten text; `own`, each import of Retrace's name (and of a TypeScript file's
- * helpers, see local-typescript.ts) it rewrote, as the target's URL and the specifier the file
- * wrote (so that messages say what the file said); `helpers`, when it imports helpers' copies;
+ * `copy`: the rewritten text; `own`, each import of Retrace's name it rewrote, as the running
+ * copy's URL and the specifier the file wrote (so that messages say what the file said);
+ * `helpers`, when it imports copies of TypeScript helpers (local-typescript.ts);
  * `shifts`, where the rewritten specifiers moved the rest of their lines; `map`, a compiled
  * TypeScript copy's source map (JSON text). `eager`, when the file imports nothing but the
  * running Retrace and Node's built-ins, statically: those modules, to be loaded before the file
@@ -404,12 +404,8 @@ function rewritten(text: string, entries: readonly Import[], url: string, target
       target = ownModule(self[2] ?? "");
       if (target !== undefined) own.push([target, specifier]);
     }
-    else if (RELATIVE.test(specifier)) {
-      const local = targets?.get(specifier);
-      // A helper's copy is named in messages as the file wrote it.
-      if (local !== undefined) own.push([local, specifier]);
-      target = local ?? new URL(specifier, url).href;
-    }
+    // A helper's copy is named in messages by local-typescript.ts, which knows every module's spelling of it.
+    else if (RELATIVE.test(specifier)) target = targets?.get(specifier) ?? new URL(specifier, url).href;
     else if (isBuiltin(specifier) || /^(?:file|data):|^\//.test(specifier)) continue;
     if (target === undefined) return undefined;
     // A static specifier's place excludes its quotes; a dynamic import's argument includes them.

@@ -64,6 +64,15 @@ describe("eval file discovery", () => {
     expect(found.filter((path) => path.endsWith("c.eval.mjs"))).toHaveLength(1);
   });
 
+  it("lists a file reached by two paths once (a link, overlapping arguments): Node would load it once and find no cases the second time", () => {
+    const root = tempDir("retrace-discover-");
+    files(root, ["real/w.eval.mjs", "real/v.eval.mjs"]);
+    mkdirSync(join(root, "linked"));
+    symlinkSync(join(root, "real", "w.eval.mjs"), join(root, "linked", "w.eval.mjs"));
+    const { files: found } = discoverEvalFiles(["real", "linked/w.eval.mjs", "real/v.eval.mjs"], root);
+    expect(shown(root, found)).toEqual(["real/v.eval.mjs", "real/w.eval.mjs"]);
+  });
+
   it("keeps a link to an eval file, and a dangling one, whose load then says what is wrong", () => {
     const root = tempDir("retrace-discover-");
     files(root, ["cases/real.eval.mjs"]);

@@ -7,6 +7,7 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { framePosition, loadEvalFiles } from "../../../src/eval/loader/index.js";
 import { PACKAGE_NAME } from "../../../src/package-info.js";
@@ -181,5 +182,42 @@ describe("TypeScript helpers of a TypeScript eval file", () => {
       expect(loaded.names).toEqual(["a 1 js json", "b sees a,b", "d 2"]);
     },
     processes(1),
+  );
+
+  it(
+    "found in a second review: an eval file's own import() of a helper at test time, a helper spelled two ways, an eval file as a helper",
+    async () => {
+      const dir = suite({
+        // The file imports a helper when its test runs, after every file has loaded.
+        "late/lazy.ts": `export const w: number = 5;\n`,
+        "late/a.eval.ts": `import { defineEval } from "retrace";\nimport { sep } from "./sep";\ndefineEval({ name: "late" + sep, config: ${CONFIG}, test: async (t) => { const m = await import("./lazy"); t.check(m.w, (v) => v === 5); } });\n`,
+        "late/sep.ts": `export const sep = "!";\n`,
+        // Two spellings of one helper: a link error names the helper's file, not one spelling.
+        "spelled/b.ts": `export const there = 1;\n`,
+        "spelled/h.ts": `import { nope } from "./b.js";\nexport const h = nope;\n`,
+        "spelled/s.eval.ts": `import { defineEval } from "retrace";\nimport { there } from "./b";\nimport { h } from "./h";\ndefineEval({ name: "spelled " + there + h, config: ${CONFIG}, test: ${PASSES} });\n`,
+        // An eval file that is another's helper loads through the hooks, as before.
+        "pair/h2.ts": `export const two = 2;\n`,
+        "pair/b.eval.ts": `import { defineEval } from "retrace";\nimport { two } from "./h2";\nexport const B = "b";\ndefineEval({ name: "b " + two, config: ${CONFIG}, test: ${PASSES} });\n`,
+        "pair/a.eval.ts": `import { defineEval } from "retrace";\nimport { B } from "./b.eval";\ndefineEval({ name: "a " + B, config: ${CONFIG}, test: ${PASSES} });\n`,
+      });
+      const run = async (...folders: string[]) => {
+        const report = join(dir, "report.json");
+        const result = await retrace(["eval-test", ...folders.map((name) => join(dir, name)), "--mock", "--reporter", `json=${report}`], { env: { RETRACE_CODE_CACHE: "off", TMPDIR: tempDir() } });
+        expect(result.code, result.stdout + result.stderr).toBe(2);
+        const read = readJsonReport(report);
+        expect(read.cases.filter((entry) => entry.status !== "passed").map((entry) => entry.name)).toEqual([]);
+        const failed = Object.fromEntries(read.files.filter((entry) => entry.error).map((entry) => [entry.file.split("/").slice(-2).join("/"), entry.error?.message ?? ""]));
+        return { cases: read.cases, failed };
+      };
+      const copied = await run("late", "spelled");
+      expect(copied.cases.map((entry) => entry.name)).toEqual(["late!"]);
+      expect(copied.failed["spelled/s.eval.ts"]).toContain(`The requested module '${pathToFileURL(join(dir, "spelled", "b.ts")).href}' does not provide an export named 'nope'`);
+      // Through the hooks, b's cases are defined while a loads (a imports it), and its own load finds none, as it always did.
+      const hooked = await run("pair");
+      expect(hooked.cases.map((entry) => entry.name).sort()).toEqual(["a b", "b 2"]);
+      expect(hooked.failed["pair/b.eval.ts"]).toContain("defines no eval cases");
+    },
+    processes(2),
   );
 });
