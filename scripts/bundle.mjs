@@ -20,7 +20,6 @@
  *
  * Run by `npm run build` after tsc.
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
@@ -84,8 +83,7 @@ if (wide >= 0) {
   const line = bundle.subarray(0, wide).toString("latin1").split("\n").length;
   throw new Error(`dist/runtime/retrace.cjs:${line}: a non-ASCII character the bundler could not escape (a comment or String.raw in the source?): write it as \\u….`);
 }
-const stamp = createHash("sha256").update(bundle).digest("hex").slice(0, 24);
-writeFileSync(join(out, "load.cjs"), readFileSync(join(root, "src/runtime/load.cjs"), "utf8").replace("__RETRACE_BUILD_STAMP__", stamp));
+writeFileSync(join(out, "load.cjs"), readFileSync(join(root, "src/runtime/load.cjs"), "utf8"));
 writeFileSync(join(out, "native-import.cjs"), '"use strict";\n// Node\'s own import(), compiled by Node (see src/runtime/native-import.ts).\nexports.importNative = (url) => import(url);\n');
 
 // The faces name every export, so `import { defineEval } from "retrace-agents"` links; the

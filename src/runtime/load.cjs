@@ -20,7 +20,6 @@ const vm = require("node:vm");
 const crypto = require("node:crypto");
 const Module = require("node:module");
 
-const STAMP = "__RETRACE_BUILD_STAMP__";
 const file = path.join(__dirname, "retrace.cjs");
 /** The installed package (dist/runtime/ is two folders down). */
 const packageRoot = path.resolve(__dirname, "..", "..");
@@ -175,7 +174,7 @@ const ASK_AGAIN_AFTER = 2;
 const MAX_LEVEL = 5;
 
 const folder = cacheFolder();
-const cacheBase = folder && path.join(folder, `${STAMP}-${place}-${identity}-${process.version}-${process.arch}`);
+const cacheBase = folder && path.join(folder, `${identity}-${place}-${process.version}-${process.arch}`);
 const cacheAt = (level) => `${cacheBase}.L${level}.v8`;
 let cachedData;
 let cachedLevel = -1;

@@ -271,7 +271,7 @@ describe("the code cache of an install", () => {
       );
     expect(await help()).toContain("Usage: retrace");
     const [current] = cacheFiles(folder);
-    // <stamp>-<place>-<bundle's sha256>-<node>-<arch>.L<level>.v8
+    // <bundle's sha256>-<place>-<node>-<arch>.L<level>.v8
     const [stamp, place] = (current as string).split("-");
     const node = `${process.version}-${process.arch}`;
     const earlierBuild = `${stamp}-${place}-1-2-3-${node}.L3.v8`;

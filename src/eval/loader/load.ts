@@ -51,7 +51,7 @@ export function displayPath(path: string, cwd: string): string {
  * Node, which would run it the first time and find no cases the second.
  */
 export function discoverEvalFiles(paths: readonly string[], cwd: string): { files: string[]; errors: LoadedFile[] } {
-  const files = new Set<string>();
+  const files: string[] = [];
   const reals = new Set<string>();
   const add = (path: string): void => {
     let real = path;
@@ -62,7 +62,7 @@ export function discoverEvalFiles(paths: readonly string[], cwd: string): { file
     }
     if (reals.has(real)) return;
     reals.add(real);
-    files.add(path);
+    files.push(path);
   };
   const errors: LoadedFile[] = [];
   for (const given of paths) {
@@ -84,7 +84,7 @@ export function discoverEvalFiles(paths: readonly string[], cwd: string): { file
     }
     for (const file of found) add(file);
   }
-  return { files: [...files].sort(), errors };
+  return { files: files.sort(), errors };
 }
 
 const loadCount = new Map<string, number>();

@@ -10,8 +10,8 @@
  *
  * Each helper has one copy per process, named by its real path, so eval files that share it
  * share one module, as through the hooks; the loader sends every file to the hooks when any file
- * needs them (see load.ts), so a helper is never both a copy and the hooks' module. The copies stay
- * until the process exits: a helper may import another one later.
+ * needs them (see load.ts), so a helper is never both a copy and the hooks' module. The copies go
+ * once every file is loaded, unless something may still `import()` one (see releaseHelperCopies).
  */
 import { readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, sep } from "node:path";
@@ -94,13 +94,8 @@ function located(specifier: string, from: string): { typescript: boolean; path: 
   return undefined;
 }
 
-function helper(path: string, planner: Planner): Promise<Helper | undefined> {
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    return Promise.resolve(undefined);
-  }
+/** The helper at `real` (a real path, as `located` gives it), compiled and checked once per process. */
+function helper(real: string, planner: Planner): Promise<Helper | undefined> {
   let found = helpers.get(real);
   if (!found) {
     found = compiled(real, planner);
@@ -164,20 +159,16 @@ async function copied(file: string, entries: readonly Import[], planner: Planner
   if (!own) return undefined;
   const later = entries.some((entry) => entry.type === "dynamic");
   const texts = new Map<string, { text: string; shifts: ColumnShift[]; map: string | undefined; targets: ReadonlyMap<string, string> }>();
-  for (let added = true; added; ) {
-    added = false;
-    for (const module of [...found.values()]) {
-      if (texts.has(module.real)) continue;
-      // An eval file as a helper (this one, or another of the run) would run twice: its own copy, and the helper's.
-      if (module.real === file || EVAL_FILE.test(module.real)) return undefined;
-      added = true;
-      const targets = await targetsOf(module.entries, module.real, planner, found);
-      const url = pathToFileURL(module.real).href;
-      const copy = targets && planner.rewrite(module.code, module.entries, url, targets);
-      if (!copy) return undefined;
-      // Frames name the helper (V8 takes the last sourceURL) and map through its source map.
-      texts.set(module.real, { text: `${copy.text}\n//# sourceURL=${url}\n`, shifts: copy.shifts, map: inlineSourceMap(module.code), targets });
-    }
+  // A Map's iteration reaches the helpers targetsOf adds to it on the way: every helper, at any depth, once.
+  for (const module of found.values()) {
+    // An eval file as a helper (this one, or another of the run) would run twice: its own copy, and the helper's.
+    if (module.real === file || EVAL_FILE.test(module.real)) return undefined;
+    const targets = await targetsOf(module.entries, module.real, planner, found);
+    const url = pathToFileURL(module.real).href;
+    const copy = targets && planner.rewrite(module.code, module.entries, url, targets);
+    if (!copy) return undefined;
+    // Frames name the helper (V8 takes the last sourceURL) and map through its source map.
+    texts.set(module.real, { text: `${copy.text}\n//# sourceURL=${url}\n`, shifts: copy.shifts, map: inlineSourceMap(module.code), targets });
   }
   if (later) importsLater = true;
   for (const [specifier, target] of own) spell(target, specifier);

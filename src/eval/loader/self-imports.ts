@@ -250,7 +250,7 @@ function loadsNatively(path: string): boolean {
   return modules.every(([at, list]) => !needsHelp(list, at) && !importsTypeScript(list));
 }
 
-const PLANNER: Planner = { importsOf: helperImports, rewrite: (code, entries, url, targets) => rewritten(code, entries, url, targets), native: loadsNatively };
+const PLANNER: Planner = { importsOf: helperImports, rewrite: rewritten, native: loadsNatively };
 
 /** Whether a module imports a TypeScript file by a relative path (which only the hooks load). */
 const importsTypeScript = (entries: readonly Import[]): boolean =>

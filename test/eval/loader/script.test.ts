@@ -186,6 +186,14 @@ describe("the code cache of eval files run as scripts", () => {
       "",
     ].join("\n");
   const evalCaches = (cache: string) => (existsSync(cache) ? readdirSync(cache).filter((name) => name.startsWith("eval-") && name.endsWith(".code.v8")) : []);
+  /** `eval-test <target> --mock` with `env`, which must pass. */
+  const evalTest = async (target: string, env: Record<string, string>) => {
+    const result = await retrace(["eval-test", target, "--mock"], { env });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    return result;
+  };
+  /** A suite of `count` one-case files. */
+  const filesSuite = (count: number) => suite(Object.fromEntries(Array.from({ length: count }, (_, index) => [`f${index}.eval.mjs`, file(`answer ${index}`)])));
   /** Every entry (code or note) the cache holds for one eval file. */
   const entriesOf = (cache: string, path: string) => {
     const place = `eval-${createHash("sha256").update(path).digest("hex").slice(0, 16)}-`;
@@ -284,10 +292,7 @@ describe("the code cache of eval files run as scripts", () => {
         // A new text each time: its first run notes it, its second writes its entry and bounds the cache.
         writeFileSync(join(dir, "a.eval.mjs"), file(`a ${bad}`));
         const env = { RETRACE_CODE_CACHE: cache, RETRACE_CODE_CACHE_EVAL_ENTRIES: bad, RETRACE_CODE_CACHE_EVAL_BYTES: bad };
-        for (let run = 0; run < 2; run++) {
-          const result = await retrace(["eval-test", dir, "--mock"], { env });
-          expect(result.code, result.stdout + result.stderr).toBe(0);
-        }
+        for (let run = 0; run < 2; run++) await evalTest(dir, env);
         expect(evalCaches(cache), bad).toHaveLength(1);
       }
     },
@@ -297,13 +302,9 @@ describe("the code cache of eval files run as scripts", () => {
   it(
     "keeps every file of a suite bigger than the old bound of 64, so that a third run compiles nothing",
     async () => {
-      const files = Object.fromEntries(Array.from({ length: 65 }, (_, index) => [`f${index}.eval.mjs`, file(`answer ${index}`)]));
-      const dir = suite(files);
+      const dir = filesSuite(65);
       const cache = join(dir, ".cache");
-      const run = async () => {
-        const result = await retrace(["eval-test", dir, "--mock"], { env: { RETRACE_CODE_CACHE: cache } });
-        expect(result.code, result.stdout + result.stderr).toBe(0);
-      };
+      const run = () => evalTest(dir, { RETRACE_CODE_CACHE: cache });
       await run();
       await run();
       const written = new Map(evalCaches(cache).map((entry) => [entry, statSync(join(cache, entry)).mtimeMs]));
@@ -318,11 +319,9 @@ describe("the code cache of eval files run as scripts", () => {
   it(
     "is written at exit by one listener, whatever the number of files (found in review: a listener each warned from the eighth)",
     async () => {
-      const files = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`f${index}.eval.mjs`, file(`answer ${index}`)]));
-      const dir = suite(files);
+      const dir = filesSuite(12);
       for (let run = 0; run < 2; run++) {
-        const result = await retrace(["eval-test", dir, "--mock"], { env: { RETRACE_CODE_CACHE: join(dir, ".cache") } });
-        expect(result.code, result.stdout + result.stderr).toBe(0);
+        const result = await evalTest(dir, { RETRACE_CODE_CACHE: join(dir, ".cache") });
         expect(result.stderr).not.toContain("MaxListenersExceededWarning");
       }
       expect(evalCaches(join(dir, ".cache"))).toHaveLength(12);
